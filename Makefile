@@ -1,0 +1,42 @@
+# The two commands in README.md: `make site` and `make test`. Both create .venv on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: site test check serve schema lint browser clean
+
+$(STAMP): pyproject.toml requirements.lock
+	@sh scripts/bootstrap-venv.sh "$(PYTHON)" "$(VENV)"
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c requirements.lock -e '.[test]'
+	@touch $@
+
+## site: validate the incidents and build the site into site/
+site: $(STAMP)
+	$(BIN)/incidents check
+	$(BIN)/incidents build
+	@echo "Built site/. Open site/index.html in a browser, or serve it: $(BIN)/python -m http.server -d site 8000"
+
+## check: validate the taxonomy and incidents
+check: $(STAMP)
+	$(BIN)/incidents check
+
+## serve: live preview at http://127.0.0.1:8000
+serve: $(STAMP)
+	$(BIN)/incidents serve
+
+schema: $(STAMP)
+	$(BIN)/incidents schema
+
+## browser: install Debian's Chromium for the browser tests (needs root or sudo)
+browser:
+	@sh scripts/install-chromium.sh
+
+## test: the whole suite (lint, unit, build and browser tests)
+test: $(STAMP) browser
+	$(BIN)/ruff check generator tests bench scripts
+	$(BIN)/ruff format --check generator tests bench scripts
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf site .site-build-* .cache

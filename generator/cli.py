@@ -1,0 +1,169 @@
+"""The `incidents` command: check, new, schema, build, serve."""
+
+from __future__ import annotations
+
+import sys
+from datetime import date
+from pathlib import Path
+
+import click
+
+from .diagnostics import Diagnostic
+from .project import ProjectPaths, check_project
+
+ROOT_OPTION = click.option(
+    "--root",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help="Project folder holding taxonomy.yml and incidents/.",
+)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def main() -> None:
+    """Validate and publish the Incident Library."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@ROOT_OPTION
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "github"]),
+    default="text",
+    show_default=True,
+    help="github prints GitHub Actions annotations.",
+)
+def check(paths: tuple[Path, ...], root: Path, strict: bool, output_format: str) -> None:
+    """Validate the taxonomy and incidents (or only PATHS), reporting every problem."""
+    project = ProjectPaths.at(root)
+    only = [p if p.is_absolute() else Path.cwd() / p for p in paths] or None
+    checked = check_project(project, date.today(), only)
+    _report(checked.diagnostics, output_format)
+    errors = [d for d in checked.diagnostics if d.severity == "error"]
+    warnings = [d for d in checked.diagnostics if d.severity == "warning"]
+    count = len(checked.result.incidents)
+    summary = f"{count} incident{'s' if count != 1 else ''}, {len(errors)} error(s), {len(warnings)} warning(s)"
+    if errors or (strict and warnings):
+        click.echo(
+            f"check failed: {summary}" + (" (--strict)" if strict and not errors else ""), err=True
+        )
+        sys.exit(1)
+    click.echo(f"ok: {summary}", err=True)
+
+
+def _report(diagnostics: tuple[Diagnostic, ...], output_format: str) -> None:
+    for diagnostic in diagnostics:
+        line = diagnostic.format_github() if output_format == "github" else diagnostic.format()
+        click.echo(line)
+
+
+@main.command()
+@ROOT_OPTION
+@click.option("--check", "check_only", is_flag=True, help="Fail if the committed schema is stale.")
+def schema(root: Path, check_only: bool) -> None:
+    """Write the JSON Schema of incident front matter into schema/."""
+    from .project import load_taxonomy
+    from .load import LoadError
+    from .schema import SCHEMA_FILES, render_schemas
+
+    project = ProjectPaths.at(root)
+    try:
+        taxonomy = load_taxonomy(project)
+    except LoadError as exc:
+        _report(tuple(exc.diagnostics), "text")
+        sys.exit(1)
+    stale = []
+    for name, text in render_schemas(taxonomy).items():
+        target = project.root / "schema" / name
+        current = target.read_text(encoding="utf-8") if target.exists() else None
+        if current == text:
+            continue
+        stale.append(name)
+        if not check_only:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+    if check_only and stale:
+        click.echo(f"schema is stale: {', '.join(stale)}; run 'incidents schema'", err=True)
+        sys.exit(1)
+    click.echo(
+        "schema is current" if not stale else f"wrote {', '.join('schema/' + s for s in stale)}",
+        err=True,
+    )
+    del SCHEMA_FILES
+
+
+@main.command()
+@click.argument("incident_id", required=False)
+@ROOT_OPTION
+@click.option("--lang", type=click.Choice(["ko", "en"]), help="Language of the original text.")
+@click.option("--title", help="Title in the original language.")
+@click.option("--organization", help="Organization term id.")
+@click.option("--domain", type=click.Choice(["kubernetes", "ai-infra"]), help="Domain term id.")
+@click.option("--occurred", help="When it happened: YYYY, YYYY-MM or YYYY-MM-DD.")
+@click.option("--source-url", help="URL of the public report.")
+@click.option("--force", is_flag=True, help="Overwrite existing files.")
+def new(incident_id, root, lang, title, organization, domain, occurred, source_url, force) -> None:
+    """Scaffold an incident and its translation with every field and section."""
+    from .scaffold import Scaffold, write_scaffold
+
+    interactive = sys.stdin.isatty()
+
+    def ask(value, prompt, default=None):
+        if value:
+            return value
+        if interactive:
+            return click.prompt(prompt, default=default)
+        if default is not None:
+            return default
+        raise click.UsageError(f"missing {prompt.lower()}: pass it as an option")
+
+    incident_id = ask(incident_id, "Incident id (e.g. acme-etcd-quorum-loss-2024)")
+    spec = Scaffold(
+        id=incident_id,
+        lang=ask(lang, "Language of the original (ko/en)", "en"),
+        title=ask(title, "Title", "TODO"),
+        organization=ask(organization, "Organization term id", "TODO"),
+        domain=ask(domain, "Domain (kubernetes/ai-infra)", "kubernetes"),
+        occurred=ask(occurred, "When it happened (YYYY-MM-DD)", date.today().isoformat()),
+        source_url=ask(source_url, "Source URL", "https://example.com/TODO"),
+    )
+    try:
+        written = write_scaffold(ProjectPaths.at(root), spec, force=force)
+    except FileExistsError as exc:
+        click.echo(f"{exc}: already exists (use --force to overwrite)", err=True)
+        sys.exit(1)
+    except ValueError as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(1)
+    for path in written:
+        click.echo(f"created {path}")
+    click.echo("Fill in every TODO, then run: incidents check " + " ".join(str(p) for p in written))
+
+
+@main.command()
+@ROOT_OPTION
+@click.option("--strict/--no-strict", default=True, show_default=True)
+@click.option("--site-dir", type=click.Path(file_okay=False, path_type=Path), default=None)
+def build(root: Path, strict: bool, site_dir: Path | None) -> None:
+    """Validate, then build the site with MkDocs (same result as `mkdocs build`)."""
+    from .site_build import build_site
+
+    sys.exit(build_site(ProjectPaths.at(root), strict=strict, site_dir=site_dir))
+
+
+@main.command()
+@ROOT_OPTION
+@click.option("--dev-addr", default="127.0.0.1:8000", show_default=True)
+def serve(root: Path, dev_addr: str) -> None:
+    """Preview the site with live reload (same as `mkdocs serve`)."""
+    from .site_build import serve_site
+
+    sys.exit(serve_site(ProjectPaths.at(root), dev_addr))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

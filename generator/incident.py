@@ -1,0 +1,181 @@
+"""An incident as contributors write it: front matter models and the body's fixed sections."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PositiveInt
+from typing_extensions import Annotated
+
+from .text import Line, PartialDate, PlainLine, Slug
+
+Language = Literal["ko", "en"]
+
+
+def _http_url(value: str) -> str:
+    if not re.match(r"^https?://[^\s/$.?#][^\s]*$", value, re.IGNORECASE):
+        raise ValueError(f"'{value[:80]}' is not an http(s) URL")
+    return value
+
+
+HttpUrl = Annotated[Line, AfterValidator(_http_url)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Source(_Strict):
+    url: HttpUrl = Field(description="Address of the public report (http or https).")
+    title: PlainLine = Field(description="Title of the report as published.")
+    publisher: PlainLine = Field(description="Who published it: company, conference, author.")
+    date: PartialDate = Field(description="When the report was published.")
+
+
+class Scale(_Strict):
+    gpus: PositiveInt | None = Field(default=None, description="Number of GPUs involved.")
+    hosts: PositiveInt | None = Field(default=None, description="Number of physical hosts.")
+    nodes: PositiveInt | None = Field(default=None, description="Number of Kubernetes nodes.")
+    clusters: PositiveInt | None = Field(default=None, description="Number of clusters.")
+
+
+TermList = Annotated[tuple[Slug, ...], Field(max_length=20)]
+
+
+class IncidentMeta(_Strict):
+    """The canonical file's front matter: every structured field, exactly once."""
+
+    id: Slug = Field(description="Equals the file name without `.md`.")
+    title: PlainLine = Field(description="Short, specific title in the body's language.")
+    summary: PlainLine = Field(description="One sentence: what happened and why it matters.")
+    lang: Language = Field(description="Language of this file's body.")
+    occurred: PartialDate = Field(description="When the incident began.")
+    ended: PartialDate | None = Field(default=None, description="When it ended, if known.")
+    published: PartialDate = Field(description="When the first public report appeared.")
+    organization: Slug = Field(description="Term id from the organization facet.")
+    domain: TermList = Field(min_length=1, description="Term ids from the domain facet.")
+    symptom: TermList = Field(min_length=1, description="Term ids from the symptom facet.")
+    cause: TermList = Field(min_length=1, description="Term ids from the cause facet.")
+    component: TermList = Field(min_length=1, description="Term ids from the component facet.")
+    contributing_factor: TermList = Field(
+        default=(), description="Term ids from the contributing_factor facet."
+    )
+    scale: Scale | None = Field(default=None, description="Scale facts the sources state.")
+    sources: tuple[Source, ...] = Field(
+        min_length=1, max_length=30, description="Public reports this case is written from."
+    )
+
+
+class TranslationMeta(_Strict):
+    """A translation's front matter: only translated text; every fact lives in the original."""
+
+    title: PlainLine = Field(description="The title, translated.")
+    summary: PlainLine = Field(description="The summary, translated.")
+
+
+# The body's sections, in order, with their headings in each language.
+SECTIONS: tuple[str, ...] = ("symptoms", "trigger", "detection", "actions", "follow_ups", "lessons")
+SECTION_HEADINGS: dict[str, dict[str, str]] = {
+    "ko": {
+        "symptoms": "증상",
+        "trigger": "촉발",
+        "detection": "감지",
+        "actions": "조치",
+        "follow_ups": "후속 조치",
+        "lessons": "교훈",
+    },
+    "en": {
+        "symptoms": "Symptoms",
+        "trigger": "Trigger",
+        "detection": "Detection",
+        "actions": "Actions",
+        "follow_ups": "Follow-ups",
+        "lessons": "Lessons",
+    },
+}
+
+
+@dataclass(frozen=True)
+class Section:
+    key: str
+    markdown: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Heading:
+    text: str
+    line: int
+
+
+_HEADING = re.compile(r"^##[ \t]+(.+?)[ \t#]*$")
+_FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)")
+
+
+def split_sections(body: str, first_line: int) -> tuple[str, list[tuple[Heading, str]]]:
+    """Split a body at its `## ` headings (outside code fences): (preamble, [(heading, text)])."""
+    preamble: list[str] = []
+    parts: list[tuple[Heading, list[str]]] = []
+    fence: str | None = None
+    for offset, line in enumerate(body.split("\n")):
+        marker = _FENCE.match(line)
+        if marker:
+            fence = None if fence == marker.group(1) else (fence or marker.group(1))
+        match = None if fence or marker else _HEADING.match(line)
+        if match:
+            parts.append((Heading(match.group(1).strip(), first_line + offset), []))
+        elif parts:
+            parts[-1][1].append(line)
+        else:
+            preamble.append(line)
+    return "\n".join(preamble).strip(), [(h, "\n".join(text).strip()) for h, text in parts]
+
+
+@dataclass(frozen=True)
+class CaseText:
+    """The prose of a case in one language, from the original file or its translation."""
+
+    lang: str
+    title: str
+    summary: str
+    sections: tuple[Section, ...]
+    path: str
+
+    def section(self, key: str) -> str:
+        for section in self.sections:
+            if section.key == key:
+                return section.markdown
+        return ""
+
+
+@dataclass(frozen=True)
+class Incident:
+    """A validated incident: its structured fields and its text in every language it exists in."""
+
+    meta: IncidentMeta
+    path: str
+    texts: tuple[CaseText, ...]  # the original first
+
+    @property
+    def id(self) -> str:
+        return self.meta.id
+
+    @property
+    def original(self) -> CaseText:
+        return self.texts[0]
+
+    def has_language(self, lang: str) -> bool:
+        return any(t.lang == lang for t in self.texts)
+
+    def text(self, lang: str) -> CaseText:
+        """The text in `lang`, or the original when there is no translation."""
+        for text in self.texts:
+            if text.lang == lang:
+                return text
+        return self.original
+
+    def term_ids(self, facet: str) -> tuple[str, ...]:
+        value = getattr(self.meta, facet)
+        return (value,) if isinstance(value, str) else tuple(value)

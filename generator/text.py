@@ -1,0 +1,68 @@
+"""Constrained text types shared by the taxonomy and incident models."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Annotated
+
+from pydantic import AfterValidator, BeforeValidator, Field, StringConstraints
+
+SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
+DATE_PATTERN = r"^\d{4}(?:-\d{2}(?:-\d{2})?)?$"
+
+Slug = Annotated[
+    str,
+    StringConstraints(pattern=SLUG_PATTERN, max_length=80),
+    Field(description="Lowercase words joined by hyphens, e.g. `gpu-driver`."),
+]
+Line = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=300)]
+
+
+def _reject_markup(value: str) -> str:
+    if re.search(r"<[A-Za-z/!?]", value):
+        raise ValueError("HTML tags are not allowed here; write plain text")
+    return value
+
+
+PlainLine = Annotated[Line, AfterValidator(_reject_markup)]
+
+
+def _to_partial_date(value: object) -> object:
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, int) and 1000 <= value <= 9999:
+        return str(value)
+    if isinstance(value, str):
+        value = value.strip()
+        if not re.match(DATE_PATTERN, value):
+            raise ValueError(f"'{value}' is not a date: write YYYY, YYYY-MM or YYYY-MM-DD")
+        parts = [int(p) for p in value.split("-")]
+        if len(parts) >= 2 and not 1 <= parts[1] <= 12:
+            raise ValueError(f"'{value}' has no month {parts[1]}")
+        if len(parts) == 3:
+            try:
+                date(*parts)
+            except ValueError:
+                raise ValueError(f"'{value}' is not a day of the calendar") from None
+    return value
+
+
+PartialDate = Annotated[
+    str,
+    BeforeValidator(_to_partial_date),
+    StringConstraints(pattern=DATE_PATTERN),
+    Field(description="A date as precise as the source: YYYY, YYYY-MM or YYYY-MM-DD."),
+]
+
+
+def date_key(value: str) -> tuple[int, int, int]:
+    """Sort key for a partial date; a missing month or day sorts first."""
+    parts = [int(p) for p in value.split("-")] + [0, 0]
+    return parts[0], parts[1], parts[2]
+
+
+def date_before(a: str, b: str) -> bool:
+    """True when `a` is certainly earlier than `b`, comparing only the precision both share."""
+    shared = min(a.count("-"), b.count("-")) + 1
+    return date_key(a)[:shared] < date_key(b)[:shared]

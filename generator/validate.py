@@ -1,0 +1,372 @@
+"""Check parsed files against the models and the taxonomy; report every problem in one pass.
+
+Pure: takes parsed files, the taxonomy and today's date, returns incidents and diagnostics.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import date
+
+from pydantic import ValidationError
+
+from .diagnostics import Diagnostic, closest, field_name, from_validation_error
+from .incident import (
+    SECTION_HEADINGS,
+    SECTIONS,
+    CaseText,
+    Incident,
+    IncidentMeta,
+    Section,
+    TranslationMeta,
+    split_sections,
+)
+from .load import MarkdownFile, YamlDocument
+from .taxonomy import FACETS, SINGLE_TERM_FACETS, Taxonomy
+from .text import date_before
+
+LANGUAGE_NAMES = {"ko": "Korean", "en": "English"}
+
+
+@dataclass(frozen=True)
+class FileName:
+    """What a file's name says: the incident id and, for a translation, its language."""
+
+    incident_id: str
+    lang: str | None
+
+
+@dataclass(frozen=True)
+class ValidationResult:
+    incidents: tuple[Incident, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+    @property
+    def errors(self) -> tuple[Diagnostic, ...]:
+        return tuple(d for d in self.diagnostics if d.severity == "error")
+
+    @property
+    def warnings(self) -> tuple[Diagnostic, ...]:
+        return tuple(d for d in self.diagnostics if d.severity == "warning")
+
+
+def parse_file_name(name: str) -> FileName | None:
+    """`x.md` -> (x, None); `x.en.md` -> (x, 'en'); anything else -> None."""
+    if not name.endswith(".md"):
+        return None
+    parts = name[: -len(".md")].split(".")
+    if len(parts) == 1:
+        return FileName(parts[0], None)
+    if len(parts) == 2:
+        return FileName(parts[0], parts[1])
+    return None
+
+
+def validate_incidents(
+    files: list[MarkdownFile], taxonomy: Taxonomy, today: date
+) -> ValidationResult:
+    """Validate canonical files and translations together; pair translations with originals."""
+    problems: list[Diagnostic] = []
+    originals: dict[str, tuple[MarkdownFile, IncidentMeta | None, CaseText | None]] = {}
+    translations: dict[str, list[MarkdownFile]] = defaultdict(list)
+    for file in files:
+        base = file.path.rsplit("/", 1)[-1]
+        name = parse_file_name(base)
+        if name is None:
+            problems.append(
+                Diagnostic(file.path, 1, 1, "", "file name must be '<id>.md' or '<id>.<ko|en>.md'")
+            )
+            continue
+        if name.lang is not None:
+            translations[name.incident_id].append(file)
+            continue
+        if name.incident_id in originals:
+            first = originals[name.incident_id][0].path
+            problems.append(
+                Diagnostic(
+                    file.path, 1, 1, "id", f"duplicate id '{name.incident_id}' (also {first})"
+                )
+            )
+            continue
+        meta, text, found = _check_original(file, name.incident_id, taxonomy, today)
+        problems.extend(found)
+        originals[name.incident_id] = (file, meta, text)
+
+    incidents: list[Incident] = []
+    for incident_id, (file, meta, text) in sorted(originals.items()):
+        texts = [text] if text else []
+        for translation in sorted(translations.pop(incident_id, []), key=lambda f: f.path):
+            translated, found = _check_translation(translation, meta)
+            problems.extend(found)
+            if translated and text and translated.lang != text.lang:
+                texts.append(translated)
+        if meta is None or text is None:
+            continue
+        for lang in ("ko", "en"):
+            if not any(t.lang == lang for t in texts):
+                message = (
+                    f"no {LANGUAGE_NAMES[lang]} translation: add {_sibling(file.path, lang)}; "
+                    "the site shows the original with a notice until then"
+                )
+                problems.append(Diagnostic(file.path, 1, 1, "translation", message, "warning"))
+        incidents.append(Incident(meta, file.path, tuple(texts)))
+
+    for incident_id, orphans in sorted(translations.items()):
+        for orphan in orphans:
+            suggestion = closest(incident_id, originals)
+            message = f"translation of '{incident_id}', but there is no {incident_id}.md"
+            problems.append(
+                Diagnostic(orphan.path, 1, 1, "", message, "error", suggestion and f"{suggestion}")
+            )
+    problems.extend(_possible_duplicates(incidents))
+    return ValidationResult(tuple(incidents), tuple(sorted(set(problems))))
+
+
+def _sibling(path: str, lang: str) -> str:
+    return path[: -len(".md")] + f".{lang}.md"
+
+
+def _check_original(
+    file: MarkdownFile, file_id: str, taxonomy: Taxonomy, today: date
+) -> tuple[IncidentMeta | None, CaseText | None, list[Diagnostic]]:
+    doc = file.front_matter
+    problems: list[Diagnostic] = []
+    if not isinstance(doc.data, dict):
+        pos = doc.position(())
+        message = "front matter must be a mapping of fields, like 'id: my-incident'"
+        return None, None, [Diagnostic(file.path, pos.line, pos.col, "", message)]
+    try:
+        meta = IncidentMeta.model_validate(doc.data)
+    except ValidationError as exc:
+        problems.extend(from_validation_error(exc, file.path, doc.position, _known_incident_fields))
+        meta = None
+    problems.extend(_check_terms(doc, file.path, taxonomy))
+    lang = doc.data.get("lang")
+    sections, found = _check_sections(file, lang if lang in SECTION_HEADINGS else None)
+    problems.extend(found)
+    if meta is None:
+        return None, None, problems
+    problems.extend(_check_identity(meta, file_id, doc, file.path))
+    problems.extend(_check_dates(meta, doc, file.path, today))
+    text = CaseText(meta.lang, meta.title, meta.summary, sections, file.path)
+    return (meta, text, problems) if not _has_error(problems) else (None, None, problems)
+
+
+def _has_error(problems: list[Diagnostic]) -> bool:
+    return any(p.severity == "error" for p in problems)
+
+
+def _check_identity(
+    meta: IncidentMeta, file_id: str, doc: YamlDocument, path: str
+) -> list[Diagnostic]:
+    if meta.id == file_id:
+        return []
+    pos = doc.position(("id",))
+    message = f"id '{meta.id}' differs from the file name; rename the file or set id: {file_id}"
+    return [Diagnostic(path, pos.line, pos.col, "id", message)]
+
+
+def _check_terms(doc: YamlDocument, path: str, taxonomy: Taxonomy) -> list[Diagnostic]:
+    problems: list[Diagnostic] = []
+    for facet in FACETS:
+        value = doc.data.get(facet)
+        if value is None:
+            continue
+        if facet in SINGLE_TERM_FACETS:
+            items = [((facet,), value)] if isinstance(value, str) else []
+        elif isinstance(value, list):
+            items = [((facet, i), v) for i, v in enumerate(value) if isinstance(v, str)]
+        else:
+            items = []
+        seen: set[str] = set()
+        for loc, term_id in items:
+            pos = doc.position(loc)
+            if term_id in seen:
+                problems.append(
+                    Diagnostic(
+                        path, pos.line, pos.col, field_name(loc), f"'{term_id}' is listed twice"
+                    )
+                )
+                continue
+            seen.add(term_id)
+            if taxonomy.term(facet, term_id) is None:
+                suggestion = taxonomy.suggest(facet, term_id)
+                message = f"unknown {facet} term '{term_id}'"
+                if suggestion is None:
+                    message += "; terms are reviewed vocabulary: propose it in taxonomy.yml"
+                problems.append(
+                    Diagnostic(
+                        path, pos.line, pos.col, field_name(loc), message, "error", suggestion
+                    )
+                )
+    return problems
+
+
+def _check_dates(meta: IncidentMeta, doc: YamlDocument, path: str, today: date) -> list[Diagnostic]:
+    problems: list[Diagnostic] = []
+    now = today.isoformat()
+
+    def report(loc: tuple, message: str) -> None:
+        pos = doc.position(loc)
+        problems.append(Diagnostic(path, pos.line, pos.col, field_name(loc), message))
+
+    dated = [(("occurred",), meta.occurred), (("published",), meta.published)]
+    if meta.ended:
+        dated.append((("ended",), meta.ended))
+    dated += [(("sources", i, "date"), s.date) for i, s in enumerate(meta.sources)]
+    for loc, value in dated:
+        if date_before(now, value):
+            report(loc, f"{value} is in the future")
+    if meta.ended and date_before(meta.ended, meta.occurred):
+        report(("ended",), f"ends ({meta.ended}) before it occurred ({meta.occurred})")
+    if date_before(meta.published, meta.occurred):
+        report(("published",), f"published ({meta.published}) before it occurred ({meta.occurred})")
+    return problems
+
+
+def _check_sections(
+    file: MarkdownFile, lang: str | None
+) -> tuple[tuple[Section, ...], list[Diagnostic]]:
+    if lang is None:
+        return (), []
+    headings = SECTION_HEADINGS[lang]
+    other = SECTION_HEADINGS["en" if lang == "ko" else "ko"]
+    by_text = {text: key for key, text in headings.items()}
+    other_by_text = {text: key for key, text in other.items()}
+    preamble, parts = split_sections(file.body, file.body_line)
+    problems: list[Diagnostic] = []
+    first = headings[SECTIONS[0]]
+    if preamble:
+        message = f"text before the first section; the body starts with '## {first}'"
+        problems.append(Diagnostic(file.path, file.body_line, 1, "body", message))
+    found: list[Section] = []
+    last_index = -1
+    for heading, text in parts:
+        field = f"section '{heading.text}'"
+        key = by_text.get(heading.text)
+        if key is None:
+            if heading.text in other_by_text:
+                right = headings[other_by_text[heading.text]]
+                message = f"heading is in the wrong language for a {LANGUAGE_NAMES[lang]} body"
+                problems.append(
+                    Diagnostic(file.path, heading.line, 1, field, message, "error", right)
+                )
+            else:
+                message = "unknown section; sections are " + ", ".join(headings.values())
+                suggestion = closest(heading.text, headings.values())
+                problems.append(
+                    Diagnostic(file.path, heading.line, 1, field, message, "error", suggestion)
+                )
+            continue
+        if any(s.key == key for s in found):
+            problems.append(Diagnostic(file.path, heading.line, 1, field, "section appears twice"))
+            continue
+        index = SECTIONS.index(key)
+        if index < last_index:
+            after = headings[SECTIONS[last_index]]
+            message = f"out of order: '{heading.text}' must come before '{after}'"
+            problems.append(Diagnostic(file.path, heading.line, 1, field, message))
+        last_index = max(last_index, index)
+        if not text:
+            problems.append(Diagnostic(file.path, heading.line, 1, field, "section is empty"))
+        found.append(Section(key, text, heading.line))
+    present = {s.key for s in found}
+    end_line = file.body_line + file.body.count("\n")
+    for key in SECTIONS:
+        if key not in present:
+            message = f"section '## {headings[key]}' is missing"
+            problems.append(Diagnostic(file.path, end_line, 1, "body", message))
+    ordered = tuple(sorted(found, key=lambda s: SECTIONS.index(s.key)))
+    return ordered, problems
+
+
+def _check_translation(
+    file: MarkdownFile, original: IncidentMeta | None
+) -> tuple[CaseText | None, list[Diagnostic]]:
+    doc = file.front_matter
+    lang = parse_file_name(file.path.rsplit("/", 1)[-1]).lang  # type: ignore[union-attr]
+    if lang not in SECTION_HEADINGS:
+        message = f"unknown language '{lang}' in the file name; use .ko.md or .en.md"
+        return None, [
+            Diagnostic(file.path, 1, 1, "", message, "error", closest(str(lang), ["ko", "en"]))
+        ]
+    problems: list[Diagnostic] = []
+    if original is not None and original.lang == lang:
+        message = f"the original is already {LANGUAGE_NAMES[lang]}; a translation must be in the other language"
+        problems.append(Diagnostic(file.path, 1, 1, "", message))
+    if not isinstance(doc.data, dict):
+        pos = doc.position(())
+        problems.append(
+            Diagnostic(file.path, pos.line, pos.col, "", "front matter must be a mapping")
+        )
+        return None, problems
+    for key in sorted(set(doc.data) - set(TranslationMeta.model_fields)):
+        pos = doc.position((key,), key=True)
+        if key in IncidentMeta.model_fields:
+            message = (
+                "belongs only in the original file; a translation holds only title and summary"
+            )
+            problems.append(Diagnostic(file.path, pos.line, pos.col, key, message))
+    try:
+        meta = TranslationMeta.model_validate(
+            {
+                k: v
+                for k, v in doc.data.items()
+                if k not in IncidentMeta.model_fields or k in TranslationMeta.model_fields
+            }
+        )
+    except ValidationError as exc:
+        problems.extend(
+            from_validation_error(
+                exc, file.path, doc.position, lambda loc: list(TranslationMeta.model_fields)
+            )
+        )
+        meta = None
+    sections, found = _check_sections(file, lang)
+    problems.extend(found)
+    if meta is None or _has_error(problems):
+        return None, problems
+    return CaseText(lang, meta.title, meta.summary, sections, file.path), problems
+
+
+def _possible_duplicates(incidents: list[Incident]) -> list[Diagnostic]:
+    """Warn when two incidents look like the same event reported twice."""
+    problems: list[Diagnostic] = []
+    by_key: dict[tuple[str, str], Incident] = {}
+    by_url: dict[str, Incident] = {}
+    for incident in sorted(incidents, key=lambda i: i.path):
+        key = (incident.meta.organization, incident.meta.occurred)
+        if key in by_key:
+            other = by_key[key]
+            message = (
+                f"same organization and date as '{other.id}' ({other.path}); "
+                "is it the same incident?"
+            )
+            problems.append(Diagnostic(incident.path, 1, 1, "occurred", message, "warning"))
+        by_key.setdefault(key, incident)
+        for source in incident.meta.sources:
+            url = source.url.rstrip("/")
+            other = by_url.get(url)
+            if other is not None and other.id != incident.id:
+                message = (
+                    f"source {source.url} is also cited by '{other.id}'; is it the same incident?"
+                )
+                problems.append(Diagnostic(incident.path, 1, 1, "sources", message, "warning"))
+            by_url.setdefault(url, incident)
+    return problems
+
+
+def _known_incident_fields(loc: tuple) -> list[str]:
+    tail = [p for p in loc if isinstance(p, str)]
+    if not tail:
+        return list(IncidentMeta.model_fields)
+    if tail == ["sources"]:
+        from .incident import Source
+
+        return list(Source.model_fields)
+    if tail == ["scale"]:
+        from .incident import Scale
+
+        return list(Scale.model_fields)
+    return []
