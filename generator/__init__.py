@@ -1,4 +1,4 @@
-"""Incident Library: load, validate and publish a bilingual catalogue of infrastructure incidents."""
+"""Incident Library: load, validate and publish a bilingual catalogue of incidents."""
 
 LANGUAGES: tuple[str, ...] = ("ko", "en")
 DEFAULT_LANGUAGE = "ko"

@@ -46,7 +46,8 @@ def check(paths: tuple[Path, ...], root: Path, strict: bool, output_format: str)
     errors = [d for d in checked.diagnostics if d.severity == "error"]
     warnings = [d for d in checked.diagnostics if d.severity == "warning"]
     count = len(checked.result.incidents)
-    summary = f"{count} incident{'s' if count != 1 else ''}, {len(errors)} error(s), {len(warnings)} warning(s)"
+    noun = "incident" if count == 1 else "incidents"
+    summary = f"{count} {noun}, {len(errors)} error(s), {len(warnings)} warning(s)"
     if errors or (strict and warnings):
         click.echo(
             f"check failed: {summary}" + (" (--strict)" if strict and not errors else ""), err=True
@@ -66,8 +67,8 @@ def _report(diagnostics: tuple[Diagnostic, ...], output_format: str) -> None:
 @click.option("--check", "check_only", is_flag=True, help="Fail if the committed schema is stale.")
 def schema(root: Path, check_only: bool) -> None:
     """Write the JSON Schema of incident front matter into schema/."""
-    from .project import load_taxonomy
     from .load import LoadError
+    from .project import load_taxonomy
     from .schema import SCHEMA_FILES, render_schemas
 
     project = ProjectPaths.at(root)

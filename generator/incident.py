@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PositiveInt
-from typing_extensions import Annotated
 
 from .text import Line, PartialDate, PlainLine, Slug
 

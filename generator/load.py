@@ -1,7 +1,7 @@
-"""Read incident files and the taxonomy: bytes -> text -> front matter + body, keeping positions.
+"""Read incident files and the taxonomy: bytes -> text -> front matter + body, with positions.
 
-This is the only module of the core that touches the disk. Everything it returns carries the line and
-column of every YAML value, so later stages can point at the exact place a contributor got wrong.
+Together with project.py this is the input edge of the core. Everything it returns carries the line
+and column of every YAML value, so later stages can point at the exact place a contributor erred.
 """
 
 from __future__ import annotations
@@ -142,7 +142,7 @@ def split_front_matter(source: SourceText) -> MarkdownFile:
 
 
 def parse_yaml(text: str, path: str, first_line: int = 1) -> YamlDocument:
-    """Parse YAML into plain data with positions; reject aliases, duplicate keys and huge documents."""
+    """Parse YAML into data with positions; reject aliases, duplicate keys and huge documents."""
     try:
         node = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:

@@ -293,7 +293,10 @@ def _check_translation(
         ]
     problems: list[Diagnostic] = []
     if original is not None and original.lang == lang:
-        message = f"the original is already {LANGUAGE_NAMES[lang]}; a translation must be in the other language"
+        message = (
+            f"the original is already {LANGUAGE_NAMES[lang]}; "
+            "a translation must be in the other language"
+        )
         problems.append(Diagnostic(file.path, 1, 1, "", message))
     if not isinstance(doc.data, dict):
         pos = doc.position(())
