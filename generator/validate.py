@@ -340,7 +340,8 @@ def _possible_duplicates(incidents: list[Incident]) -> list[Diagnostic]:
     by_url: dict[str, Incident] = {}
     for incident in sorted(incidents, key=lambda i: i.path):
         key = (incident.meta.organization, incident.meta.occurred)
-        if key in by_key:
+        # Only a day-precise date says "same event"; one organization has many incidents a year.
+        if key in by_key and incident.meta.occurred.count("-") == 2:
             other = by_key[key]
             message = (
                 f"same organization and date as '{other.id}' ({other.path}); "

@@ -1,0 +1,93 @@
+"""Every string a reader sees on generated pages, in Korean and English."""
+
+from __future__ import annotations
+
+from .incident import SECTION_HEADINGS
+
+LANGUAGE_LABELS = {"ko": "한국어", "en": "English"}
+
+_STRINGS: dict[str, dict[str, str]] = {
+    "site_title": {"ko": "Incident Library", "en": "Incident Library"},
+    "library": {"ko": "사례 라이브러리", "en": "Incident library"},
+    "library_intro": {
+        "ko": "Kubernetes와 AI 인프라에서 공개된 장애 사례를 원인, 구성 요소, 기여 요인으로 "
+        "분류해 모았습니다.",
+        "en": "Public Kubernetes and AI-infrastructure incidents, classified by cause, component "
+        "and contributing factor.",
+    },
+    "newest_first_note": {
+        "ko": "검색어 없이 필터만 적용한 목록입니다. 최근 사례부터입니다.",
+        "en": "Filters only, no search query. Newest cases first.",
+    },
+    "cases_count": {"ko": "사례 {n}건", "en": "{n} cases"},
+    "cases_count_one": {"ko": "사례 {n}건", "en": "1 case"},
+    "range": {"ko": "{total}건 중 {start}~{end}번째", "en": "{start}–{end} of {total}"},
+    "pagination": {"ko": "페이지", "en": "Pages"},
+    "previous": {"ko": "이전", "en": "Previous"},
+    "next": {"ko": "다음", "en": "Next"},
+    "page_n": {"ko": "{n}쪽", "en": "page {n}"},
+    "by_facet": {"ko": "{facet}별", "en": "By {facet_lower}"},
+    "all_terms_of": {"ko": "{facet} 전체", "en": "All {facet_lower} terms"},
+    "term_cases": {"ko": "이 분류의 사례", "en": "Cases"},
+    "occurs_with": {"ko": "함께 자주 나오는 분류", "en": "Often seen with"},
+    "occurs_with_intro": {
+        "ko": "이 분류가 붙은 사례에 가장 많이 함께 붙은 다른 분류입니다.",
+        "en": "Terms of other facets that occur most often in these cases.",
+    },
+    "broader_term": {"ko": "상위 분류", "en": "Broader term"},
+    "narrower_terms": {"ko": "하위 분류", "en": "Narrower terms"},
+    "no_cases": {"ko": "아직 이 분류의 사례가 없습니다.", "en": "No cases use this term yet."},
+    "occurred": {"ko": "발생", "en": "Occurred"},
+    "ended": {"ko": "종료", "en": "Ended"},
+    "published": {"ko": "공개", "en": "Published"},
+    "scale": {"ko": "규모", "en": "Scale"},
+    "scale_gpus": {"ko": "GPU {n}개", "en": "{n} GPUs"},
+    "scale_hosts": {"ko": "호스트 {n}대", "en": "{n} hosts"},
+    "scale_nodes": {"ko": "노드 {n}개", "en": "{n} nodes"},
+    "scale_clusters": {"ko": "클러스터 {n}개", "en": "{n} clusters"},
+    "sources": {"ko": "출처", "en": "Sources"},
+    "related": {"ko": "관련 사례", "en": "Related cases"},
+    "related_shared": {"ko": "공통 분류 {n}개", "en": "{n} shared terms"},
+    "no_related": {"ko": "공통 분류가 있는 다른 사례가 아직 없습니다.", "en": "No other case shares terms yet."},
+    "fallback_notice": {
+        "ko": "이 사례는 아직 한국어로 번역되지 않아 원문({original})으로 보여 드립니다.",
+        "en": "This case has not been translated into English yet; it is shown in the original "
+        "({original}).",
+    },
+    "check_cluster": {"ko": "내 클러스터에도 있는지 확인하기", "en": "Check whether your cluster has it too"},
+    "check_cluster_components": {
+        "ko": "이 사례의 구성 요소:",
+        "en": "Components in this case:",
+    },
+    "language_choice": {"ko": "언어를 고르세요", "en": "Choose a language"},
+    "facets": {"ko": "분류", "en": "Facets"},
+    "browse_facets": {"ko": "분류별로 보기", "en": "Browse by facet"},
+    "case": {"ko": "사례", "en": "Case"},
+    "terms_count": {"ko": "분류 값 {n}개", "en": "{n} terms"},
+    "case_count_short": {"ko": "{n}건", "en": "{n}"},
+    "cases_label": {"ko": "사례 수", "en": "Cases"},
+    "term_label": {"ko": "분류 값", "en": "Term"},
+    "description_label": {"ko": "설명", "en": "Description"},
+    "aliases": {"ko": "다른 이름", "en": "Also known as"},
+    "original_language": {"ko": "원문 언어", "en": "Original language"},
+    "breadcrumb_library": {"ko": "라이브러리", "en": "Library"},
+}
+
+
+def t(key: str, lang: str, **values: object) -> str:
+    """The string `key` in `lang`, formatted with `values`."""
+    text = _STRINGS[key][lang]
+    return text.format(**values) if values else text
+
+
+def section_heading(key: str, lang: str) -> str:
+    return SECTION_HEADINGS[lang][key]
+
+
+def language_name(code: str, lang: str) -> str:
+    names = {"ko": {"ko": "한국어", "en": "영어"}, "en": {"ko": "Korean", "en": "English"}}
+    return names[lang][code]
+
+
+def strings_for(lang: str) -> dict[str, str]:
+    return {key: value[lang] for key, value in _STRINGS.items()}

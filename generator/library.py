@@ -1,0 +1,104 @@
+"""The library: validated incidents and the taxonomy joined into one immutable, indexed value."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from .incident import Incident
+from .taxonomy import FACETS, Taxonomy, Term
+from .text import date_key
+
+# Facets that describe what went wrong; these drive "related cases" and co-occurrence.
+DESCRIPTIVE_FACETS: tuple[str, ...] = ("symptom", "cause", "component", "contributing_factor")
+
+
+def newest_first(incident: Incident) -> tuple:
+    """Sort key: newest occurrence first, then newest publication, then id for stability."""
+    occurred = date_key(incident.meta.occurred)
+    published = date_key(incident.meta.published)
+    return (tuple(-p for p in occurred), tuple(-p for p in published), incident.id)
+
+
+@dataclass(frozen=True)
+class Related:
+    incident: Incident
+    shared: tuple[Term, ...]
+
+
+@dataclass(frozen=True)
+class Library:
+    taxonomy: Taxonomy
+    incidents: tuple[Incident, ...]  # newest first
+    _by_id: dict[str, Incident] = field(repr=False, compare=False)
+    _by_term: dict[tuple[str, str], tuple[Incident, ...]] = field(repr=False, compare=False)
+
+    def incident(self, incident_id: str) -> Incident:
+        return self._by_id[incident_id]
+
+    def cases_with(self, term: Term) -> tuple[Incident, ...]:
+        """Incidents tagged with `term`, newest first."""
+        return self._by_term.get(term.key, ())
+
+    def count(self, term: Term) -> int:
+        return len(self.cases_with(term))
+
+    def terms_of(self, incident: Incident, facet: str) -> tuple[Term, ...]:
+        terms = (self.taxonomy.term(facet, term_id) for term_id in incident.term_ids(facet))
+        return tuple(t for t in terms if t is not None)
+
+    def descriptive_terms(self, incident: Incident) -> tuple[Term, ...]:
+        return tuple(t for facet in DESCRIPTIVE_FACETS for t in self.terms_of(incident, facet))
+
+    def related(self, incident: Incident, limit: int = 5) -> tuple[Related, ...]:
+        """Other incidents ranked by how many descriptive terms they share with this one."""
+        own = self.descriptive_terms(incident)
+        scores: Counter[str] = Counter()
+        for term in own:
+            for other in self.cases_with(term):
+                if other.id != incident.id:
+                    scores[other.id] += 1
+        ranked = sorted(scores, key=lambda i: (-scores[i], newest_first(self._by_id[i])))
+        out = []
+        own_keys = {t.key for t in own}
+        for other_id in ranked[:limit]:
+            other = self._by_id[other_id]
+            shared = tuple(t for t in self.descriptive_terms(other) if t.key in own_keys)
+            out.append(Related(other, shared))
+        return tuple(out)
+
+    def cooccurring(self, term: Term, limit: int = 5) -> tuple[tuple[str, tuple[tuple[Term, int], ...]], ...]:
+        """For each other descriptive facet, the terms seen most often together with `term`."""
+        counts: dict[str, Counter[Term]] = defaultdict(Counter)
+        for incident in self.cases_with(term):
+            for facet in DESCRIPTIVE_FACETS:
+                if facet == term.facet:
+                    continue
+                for other in self.terms_of(incident, facet):
+                    counts[facet][other] += 1
+        result = []
+        for facet in DESCRIPTIVE_FACETS:
+            if facet == term.facet or not counts[facet]:
+                continue
+            top = sorted(counts[facet].items(), key=lambda item: (-item[1], item[0]))[:limit]
+            result.append((facet, tuple(top)))
+        return tuple(result)
+
+    def used_terms(self, facet: str) -> tuple[Term, ...]:
+        return tuple(t for t in self.taxonomy.facet(facet).terms if self.count(t))
+
+
+def build_library(taxonomy: Taxonomy, incidents: tuple[Incident, ...] | list[Incident]) -> Library:
+    """Index incidents by id and by term; order everything deterministically."""
+    ordered = tuple(sorted(incidents, key=newest_first))
+    by_term: dict[tuple[str, str], list[Incident]] = defaultdict(list)
+    for incident in ordered:
+        for facet in FACETS:
+            for term_id in incident.term_ids(facet):
+                by_term[(facet, term_id)].append(incident)
+    return Library(
+        taxonomy=taxonomy,
+        incidents=ordered,
+        _by_id={i.id: i for i in ordered},
+        _by_term={key: tuple(value) for key, value in by_term.items()},
+    )

@@ -1,0 +1,108 @@
+"""The MkDocs adapter: a thin plugin that runs the core and hands its pages to MkDocs.
+
+It adds pages with `File.generated` (they exist only in memory), fills each page's content from the
+core's renderer and keeps everything MkDocs-specific in this one module, so the project can move to
+another site builder later.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import date
+from pathlib import Path
+from types import MappingProxyType
+
+from mkdocs.config import config_options as c
+from mkdocs.config.base import Config
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import File, Files, InclusionLevel
+
+from . import urls
+from .library import Library, build_library
+from .pages import Page, SiteOptions, build_pages
+from .project import ProjectPaths, check_project
+from .render import render_page
+
+log = logging.getLogger("mkdocs.plugins.incident_library")
+LANGS = ("ko", "en")
+
+
+class PluginConfig(Config):
+    incidents_dir = c.Type(str, default="incidents")
+    taxonomy = c.Type(str, default="taxonomy.yml")
+
+
+class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
+    def __init__(self) -> None:
+        self.library: Library | None = None
+        self.pages: dict[str, Page] = {}
+        self.src_uris: set[str] = set()
+        self.paths: ProjectPaths | None = None
+
+    def on_config(self, config):
+        root = Path(config.config_file_path or ".").parent
+        self.paths = ProjectPaths.at(root, self.config.taxonomy, self.config.incidents_dir)
+        checked = check_project(self.paths, date.today())
+        errors = [d for d in checked.diagnostics if d.severity == "error"]
+        for warning in (d for d in checked.diagnostics if d.severity == "warning"):
+            log.warning(warning.format())
+        if errors or checked.taxonomy is None:
+            lines = "\n".join(d.format() for d in errors)
+            raise PluginError(f"the incident library has {len(errors)} error(s):\n{lines}")
+        self.library = build_library(checked.taxonomy, checked.result.incidents)
+        log.info("incident library: %d incidents", len(self.library.incidents))
+        return config
+
+    def on_files(self, files: Files, config) -> Files:
+        assert self.library is not None
+        extra = config.extra.get("check_cluster") or {}
+        options = SiteOptions(
+            check_cluster_url=str(extra.get("url", "")),
+            check_cluster_text=MappingProxyType({k: str(v) for k, v in extra.items() if k != "url"}),
+        )
+        self.pages = {}
+        for page in build_pages(self.library, options):
+            self.pages[page.src_uri] = page
+            # Case and term pages are reached through lists, never the navigation: Material
+            # renders the navigation into every page, so listing them would grow the site
+            # with the square of its size.
+            inclusion = InclusionLevel.NOT_IN_NAV if page.template in ("case.html", "term.html") else InclusionLevel.INCLUDED
+            files.append(File.generated(config, page.src_uri, content="", inclusion=inclusion))
+        self.src_uris = {f.src_uri for f in files if f.is_documentation_page()}
+        return files
+
+    def on_page_markdown(self, markdown, page, config, files):
+        generated = self.pages.get(page.file.src_uri)
+        if generated is not None:
+            page.meta["title"] = generated.title
+            if generated.description:
+                page.meta["description"] = generated.description
+            page.meta.setdefault("hide", ["toc"])
+        url = urls.source_path(page.file.dest_uri)  # ko/x.md for ko/x.html
+        lang = url.split("/", 1)[0] if url.split("/", 1)[0] in LANGS else "ko"
+        page.meta.setdefault("lang", lang)
+        page.meta["alternates"] = self._alternates(page.file.dest_uri)
+        return markdown
+
+    def on_page_content(self, html, page, config, files):
+        generated = self.pages.get(page.file.src_uri)
+        return render_page(generated) if generated is not None else html
+
+    def on_serve(self, server, config, builder):
+        assert self.paths is not None
+        for path in (self.paths.incidents, self.paths.taxonomy):
+            if path.exists():
+                server.watch(str(path))
+        return server
+
+    def _alternates(self, dest_uri: str) -> list[dict[str, str]]:
+        """The same page in each language, as links relative to this page; only pages that exist."""
+        if dest_uri.split("/", 1)[0] not in LANGS:
+            return []
+        out = []
+        for lang in LANGS:
+            target = urls.counterpart(dest_uri, lang)
+            if urls.source_path(target) in self.src_uris:
+                out.append({"lang": lang, "href": urls.relative(dest_uri, target), "url": target})
+        return out

@@ -1,0 +1,170 @@
+"""Library -> the list of pages to publish: URL, language, template and the data it shows. Pure."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from . import urls
+from .i18n import t
+from .incident import Incident
+from .library import DESCRIPTIVE_FACETS, Library
+from .taxonomy import FACETS, Facet, Term
+
+LANGS = ("ko", "en")
+
+
+@dataclass(frozen=True)
+class SiteOptions:
+    """Site-wide settings that pages show, taken from `extra` in mkdocs.yml."""
+
+    check_cluster_url: str = ""
+    check_cluster_text: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    page_size: int = urls.PAGE_SIZE
+    related_limit: int = 5
+
+
+@dataclass(frozen=True)
+class Page:
+    url: str
+    lang: str
+    template: str
+    title: str
+    data: MappingProxyType
+    description: str = ""
+
+    @property
+    def src_uri(self) -> str:
+        return urls.source_path(self.url)
+
+    def alternate(self, lang: str) -> str:
+        return urls.counterpart(self.url, lang)
+
+
+@dataclass(frozen=True)
+class Pagination:
+    number: int
+    count: int
+    total_items: int
+    start: int  # 1-based index of the first item on this page
+    end: int
+    urls: tuple[str, ...]
+
+    @property
+    def previous_url(self) -> str | None:
+        return self.urls[self.number - 2] if self.number > 1 else None
+
+    @property
+    def next_url(self) -> str | None:
+        return self.urls[self.number] if self.number < self.count else None
+
+
+def _paginate(items: tuple, size: int, url_for) -> list[tuple[Pagination, tuple]]:
+    count = max(1, -(-len(items) // size))
+    page_urls = tuple(url_for(n) for n in range(1, count + 1))
+    out = []
+    for number in range(1, count + 1):
+        chunk = items[(number - 1) * size : number * size]
+        start = (number - 1) * size + 1 if chunk else 0
+        end = start + len(chunk) - 1 if chunk else 0
+        out.append((Pagination(number, count, len(items), start, end, page_urls), chunk))
+    return out
+
+
+def _freeze(**data: Any) -> MappingProxyType:
+    return MappingProxyType(data)
+
+
+def build_pages(library: Library, options: SiteOptions | None = None) -> list[Page]:
+    """Every generated page of the site, in a deterministic order."""
+    options = options or SiteOptions()
+    pages = [Page(urls.root(), "ko", "root.html", "Incident Library", _freeze(library=library))]
+    for lang in LANGS:
+        pages.extend(_home_pages(library, lang, options))
+        pages.extend(_case_page(library, incident, lang, options) for incident in library.incidents)
+        for facet in library.taxonomy.facets:
+            pages.append(_facet_page(library, facet, lang))
+            for term in facet.terms:
+                pages.extend(_term_pages(library, term, lang, options))
+    return pages
+
+
+def facet_summary(library: Library, facets: tuple[str, ...] = FACETS) -> tuple:
+    """For each facet, its used terms with counts, most frequent first."""
+    out = []
+    for facet_id in facets:
+        facet = library.taxonomy.facet(facet_id)
+        counted = [(term, library.count(term)) for term in facet.terms]
+        counted = sorted((c for c in counted if c[1]), key=lambda c: (-c[1], c[0]))
+        out.append((facet, tuple(counted)))
+    return tuple(out)
+
+
+def case_terms(library: Library, incident: Incident) -> tuple[tuple[Facet, tuple[Term, ...]], ...]:
+    return tuple(
+        (library.taxonomy.facet(f), library.terms_of(incident, f)) for f in DESCRIPTIVE_FACETS
+    )
+
+
+def _home_pages(library: Library, lang: str, options: SiteOptions) -> list[Page]:
+    summary = facet_summary(library)
+    pages = []
+    for pagination, chunk in _paginate(library.incidents, options.page_size, lambda n: urls.home(lang, n)):
+        title = t("library", lang)
+        if pagination.number > 1:
+            title += f" ({t('page_n', lang, n=pagination.number)})"
+        data = _freeze(library=library, incidents=chunk, pagination=pagination, summary=summary)
+        pages.append(Page(pagination.urls[pagination.number - 1], lang, "home.html", title, data, t("library_intro", lang)))
+    return pages
+
+
+def _case_page(library: Library, incident: Incident, lang: str, options: SiteOptions) -> Page:
+    text = incident.text(lang)
+    components = library.terms_of(incident, "component")
+    data = _freeze(
+        library=library,
+        incident=incident,
+        text=text,
+        fallback=text.lang != lang,
+        organization=library.terms_of(incident, "organization"),
+        domains=library.terms_of(incident, "domain"),
+        terms=case_terms(library, incident),
+        components=components,
+        related=library.related(incident, options.related_limit),
+        options=options,
+    )
+    return Page(urls.case(lang, incident.id), lang, "case.html", text.title, data, text.summary)
+
+
+def _facet_page(library: Library, facet: Facet, lang: str) -> Page:
+    counted = tuple((term, library.count(term)) for term in facet.terms)
+    counted = tuple(sorted(counted, key=lambda c: (-c[1], c[0].label(lang).casefold(), c[0])))
+    data = _freeze(library=library, facet=facet, terms=counted)
+    return Page(urls.facet(lang, facet), lang, "facet.html", facet.label(lang), data, facet.description(lang))
+
+
+def _term_pages(library: Library, term: Term, lang: str, options: SiteOptions) -> list[Page]:
+    facet = library.taxonomy.facet(term.facet)
+    cases = library.cases_with(term)
+    parent = library.taxonomy.term(term.facet, term.parent) if term.parent else None
+    children = tuple(c for c in facet.terms if c.parent == term.id)
+    cooccurring = library.cooccurring(term)
+    pages = []
+    for pagination, chunk in _paginate(cases, options.page_size, lambda n: urls.term(lang, term, n)):
+        title = term.label(lang)
+        if pagination.number > 1:
+            title += f" ({t('page_n', lang, n=pagination.number)})"
+        data = _freeze(
+            library=library,
+            facet=facet,
+            term=term,
+            incidents=chunk,
+            pagination=pagination,
+            parent=parent,
+            children=children,
+            cooccurring=cooccurring,
+        )
+        url = pagination.urls[pagination.number - 1]
+        pages.append(Page(url, lang, "term.html", title, data, term.description(lang)))
+    return pages

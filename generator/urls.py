@@ -1,0 +1,62 @@
+"""Every URL of the site, one function per kind of page.
+
+URLs name `.html` files (not folders) so the built site also works opened from disk, where a
+folder URL shows a directory listing instead of its index page.
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+from .taxonomy import Facet, Term
+
+PAGE_SIZE = 20
+
+
+def root() -> str:
+    return "index.html"
+
+
+def home(lang: str, page: int = 1) -> str:
+    return f"{lang}/index.html" if page == 1 else f"{lang}/page/{page}.html"
+
+
+def case(lang: str, incident_id: str) -> str:
+    return f"{lang}/cases/{incident_id}.html"
+
+
+def facet(lang: str, facet_obj: Facet | str) -> str:
+    slug = facet_obj.slug if isinstance(facet_obj, Facet) else facet_obj.replace("_", "-")
+    return f"{lang}/{slug}/index.html"
+
+
+def term(lang: str, term_obj: Term, page: int = 1) -> str:
+    slug = term_obj.facet.replace("_", "-")
+    if page == 1:
+        return f"{lang}/{slug}/{term_obj.id}.html"
+    return f"{lang}/{slug}/{term_obj.id}/{page}.html"
+
+
+def about(lang: str) -> str:
+    return f"{lang}/about.html"
+
+
+def source_path(url: str) -> str:
+    """The MkDocs source path (`ko/cases/x.md`) of a page whose URL is `ko/cases/x.html`."""
+    return url[: -len(".html")] + ".md"
+
+
+def relative(from_url: str, to_url: str) -> str:
+    """A link from the page at `from_url` to `to_url` that works over http and from disk."""
+    start = posixpath.dirname(from_url) or "."
+    target, _, fragment = to_url.partition("#")
+    rel = posixpath.relpath(target, start) if target else posixpath.basename(from_url)
+    return f"{rel}#{fragment}" if fragment else rel
+
+
+def counterpart(url: str, lang: str) -> str:
+    """The same page in another language: `ko/cases/x.html` -> `en/cases/x.html`."""
+    head, _, rest = url.partition("/")
+    if head in ("ko", "en"):
+        return f"{lang}/{rest}"
+    return url
