@@ -107,11 +107,19 @@ def schema(root: Path, check_only: bool) -> None:
 @click.option("--occurred", help="When it happened: YYYY, YYYY-MM or YYYY-MM-DD.")
 @click.option("--source-url", help="URL of the public report.")
 @click.option("--force", is_flag=True, help="Overwrite existing files.")
-def new(incident_id, root, lang, title, organization, domain, occurred, source_url, force) -> None:
+@click.option(
+    "--interactive/--no-interactive",
+    default=None,
+    help="Ask for missing values (default: when run in a terminal).",
+)
+def new(
+    incident_id, root, lang, title, organization, domain, occurred, source_url, force, interactive
+) -> None:
     """Scaffold an incident and its translation with every field and section."""
     from .scaffold import Scaffold, write_scaffold
 
-    interactive = sys.stdin.isatty()
+    if interactive is None:
+        interactive = sys.stdin.isatty()
 
     def ask(value, prompt, default=None):
         if value:

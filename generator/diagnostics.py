@@ -78,9 +78,17 @@ def from_validation_error(exc, path: str, position, known_fields=None) -> list[D
     `known_fields(loc)` returns the field names allowed at a mapping location, for suggestions.
     """
     out: list[Diagnostic] = []
-    for error in exc.errors(include_url=False):
+    errors = exc.errors(include_url=False)
+    # A list with a bad item is also reported as "too short" once the item is dropped; the item's
+    # own error is the one worth reading.
+    failing_items = {
+        tuple(e["loc"][:i]) for e in errors for i, p in enumerate(e["loc"]) if isinstance(p, int)
+    }
+    for error in errors:
         loc = tuple(part for part in error["loc"] if not _is_union_tag(part))
         kind = error["type"]
+        if kind == "too_short" and tuple(error["loc"]) in failing_items:
+            continue
         suggestion = None
         if kind == "missing":
             pos = position(loc[:-1])
@@ -106,7 +114,9 @@ def _is_union_tag(part: object) -> bool:
 
 
 def _message(error: dict) -> str:
-    message = str(error["msg"])
+    message = str(error["msg"]).replace("Tuple should", "List should")
+    if error["type"] == "tuple_type":
+        message = "Input should be a list, like [a, b]"
     if message.startswith("Value error, "):
         message = message[len("Value error, ") :]
     elif message.startswith("Assertion failed, "):

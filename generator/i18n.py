@@ -48,13 +48,19 @@ _STRINGS: dict[str, dict[str, str]] = {
     "sources": {"ko": "출처", "en": "Sources"},
     "related": {"ko": "관련 사례", "en": "Related cases"},
     "related_shared": {"ko": "공통 분류 {n}개", "en": "{n} shared terms"},
-    "no_related": {"ko": "공통 분류가 있는 다른 사례가 아직 없습니다.", "en": "No other case shares terms yet."},
+    "no_related": {
+        "ko": "공통 분류가 있는 다른 사례가 아직 없습니다.",
+        "en": "No other case shares terms yet.",
+    },
     "fallback_notice": {
         "ko": "이 사례는 아직 한국어로 번역되지 않아 원문({original})으로 보여 드립니다.",
         "en": "This case has not been translated into English yet; it is shown in the original "
         "({original}).",
     },
-    "check_cluster": {"ko": "내 클러스터에도 있는지 확인하기", "en": "Check whether your cluster has it too"},
+    "check_cluster": {
+        "ko": "내 클러스터에도 있는지 확인하기",
+        "en": "Check whether your cluster has it too",
+    },
     "check_cluster_components": {
         "ko": "이 사례의 구성 요소:",
         "en": "Components in this case:",

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PositiveInt
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PositiveInt, StringConstraints
 
 from .text import Line, PartialDate, PlainLine, Slug
 
@@ -40,7 +40,9 @@ class Scale(_Strict):
     clusters: PositiveInt | None = Field(default=None, description="Number of clusters.")
 
 
-TermList = Annotated[tuple[Slug, ...], Field(max_length=20)]
+# Term ids are checked against the taxonomy (with suggestions), not against a pattern here.
+TermId = Annotated[str, StringConstraints(min_length=1, max_length=80)]
+TermList = Annotated[tuple[TermId, ...], Field(max_length=20)]
 
 
 class IncidentMeta(_Strict):
@@ -53,7 +55,7 @@ class IncidentMeta(_Strict):
     occurred: PartialDate = Field(description="When the incident began.")
     ended: PartialDate | None = Field(default=None, description="When it ended, if known.")
     published: PartialDate = Field(description="When the first public report appeared.")
-    organization: Slug = Field(description="Term id from the organization facet.")
+    organization: TermId = Field(description="Term id from the organization facet.")
     domain: TermList = Field(min_length=1, description="Term ids from the domain facet.")
     symptom: TermList = Field(min_length=1, description="Term ids from the symptom facet.")
     cause: TermList = Field(min_length=1, description="Term ids from the cause facet.")

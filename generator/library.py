@@ -67,7 +67,9 @@ class Library:
             out.append(Related(other, shared))
         return tuple(out)
 
-    def cooccurring(self, term: Term, limit: int = 5) -> tuple[tuple[str, tuple[tuple[Term, int], ...]], ...]:
+    def cooccurring(
+        self, term: Term, limit: int = 5
+    ) -> tuple[tuple[str, tuple[tuple[Term, int], ...]], ...]:
         """For each other descriptive facet, the terms seen most often together with `term`."""
         counts: dict[str, Counter[Term]] = defaultdict(Counter)
         for incident in self.cases_with(term):

@@ -150,9 +150,9 @@ def parse_yaml(text: str, path: str, first_line: int = 1) -> YamlDocument:
         line = (mark.line if mark else 0) + first_line
         col = (mark.column if mark else 0) + 1
         problem = exc.problem or exc.context or "invalid YAML"
-        hint = ""
-        if "\\t" in str(problem) or "\t" in str(problem):
-            hint = "; YAML indentation must use spaces, not tabs"
+        lines = text.split("\n")
+        offending = lines[mark.line] if mark and mark.line < len(lines) else ""
+        hint = "; YAML indentation must use spaces, not tabs" if "\t" in offending else ""
         raise LoadError(
             [Diagnostic(path, line, col, "", f"invalid YAML: {problem}{hint}")]
         ) from None
@@ -162,9 +162,21 @@ def parse_yaml(text: str, path: str, first_line: int = 1) -> YamlDocument:
         return YamlDocument({}, {(): Position(first_line, 1)})
     builder = _Builder(path, first_line)
     data = builder.build(node, (), 0)
+    if builder.aliased:
+        raise LoadError(_alias_errors(text, path, first_line))
     if builder.errors:
         raise LoadError(builder.errors)
     return YamlDocument(data, builder.values, builder.keys)
+
+
+def _alias_errors(text: str, path: str, first_line: int) -> list[Diagnostic]:
+    message = "YAML anchors and aliases (&, *) are not allowed; write values out"
+    out = []
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, yaml.AliasEvent):
+            mark = event.start_mark
+            out.append(Diagnostic(path, mark.line + first_line, mark.column + 1, "", message))
+    return out or [Diagnostic(path, first_line, 1, "", message)]
 
 
 class _Builder:
@@ -177,6 +189,7 @@ class _Builder:
         self.keys: dict[Loc, Position] = {}
         self.errors: list[Diagnostic] = []
         self.seen: set[int] = set()
+        self.aliased = False
         self.count = 0
         self.constructor = yaml.constructor.SafeConstructor()
 
@@ -195,10 +208,10 @@ class _Builder:
             if self.count == MAX_YAML_NODES + 1:
                 self._error(node, loc, f"front matter has more than {MAX_YAML_NODES} values")
             return None
-        if id(node) in self.seen and not isinstance(node, yaml.ScalarNode):
-            self._error(
-                node, loc, "YAML anchors and aliases (&, *) are not allowed; write values out"
-            )
+        if id(node) in self.seen:
+            # An alias: the composer hands back the anchored node itself. Stop here, before an
+            # alias bomb can expand, and let _alias_errors find where the aliases were written.
+            self.aliased = True
             return None
         self.seen.add(id(node))
         if depth > MAX_YAML_DEPTH:
@@ -237,7 +250,10 @@ class _Builder:
         try:
             return self.constructor.construct_object(node, deep=True)
         except (yaml.YAMLError, ValueError, OverflowError) as exc:
-            self._error(node, loc, f"invalid value: {exc}")
+            if node.tag == "tag:yaml.org,2002:timestamp":
+                self._error(node, loc, f"'{node.value}' is not a day of the calendar")
+            else:
+                self._error(node, loc, f"invalid value: {exc}")
             return None
 
 

@@ -59,7 +59,9 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         extra = config.extra.get("check_cluster") or {}
         options = SiteOptions(
             check_cluster_url=str(extra.get("url", "")),
-            check_cluster_text=MappingProxyType({k: str(v) for k, v in extra.items() if k != "url"}),
+            check_cluster_text=MappingProxyType(
+                {k: str(v) for k, v in extra.items() if k != "url"}
+            ),
         )
         self.pages = {}
         for page in build_pages(self.library, options):
@@ -67,7 +69,11 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
             # Case and term pages are reached through lists, never the navigation: Material
             # renders the navigation into every page, so listing them would grow the site
             # with the square of its size.
-            inclusion = InclusionLevel.NOT_IN_NAV if page.template in ("case.html", "term.html") else InclusionLevel.INCLUDED
+            inclusion = (
+                InclusionLevel.NOT_IN_NAV
+                if page.template in ("case.html", "term.html")
+                else InclusionLevel.INCLUDED
+            )
             files.append(File.generated(config, page.src_uri, content="", inclusion=inclusion))
         self.src_uris = {f.src_uri for f in files if f.is_documentation_page()}
         return files

@@ -110,12 +110,23 @@ def case_terms(library: Library, incident: Incident) -> tuple[tuple[Facet, tuple
 def _home_pages(library: Library, lang: str, options: SiteOptions) -> list[Page]:
     summary = facet_summary(library)
     pages = []
-    for pagination, chunk in _paginate(library.incidents, options.page_size, lambda n: urls.home(lang, n)):
+    for pagination, chunk in _paginate(
+        library.incidents, options.page_size, lambda n: urls.home(lang, n)
+    ):
         title = t("library", lang)
         if pagination.number > 1:
             title += f" ({t('page_n', lang, n=pagination.number)})"
         data = _freeze(library=library, incidents=chunk, pagination=pagination, summary=summary)
-        pages.append(Page(pagination.urls[pagination.number - 1], lang, "home.html", title, data, t("library_intro", lang)))
+        pages.append(
+            Page(
+                pagination.urls[pagination.number - 1],
+                lang,
+                "home.html",
+                title,
+                data,
+                t("library_intro", lang),
+            )
+        )
     return pages
 
 
@@ -141,7 +152,14 @@ def _facet_page(library: Library, facet: Facet, lang: str) -> Page:
     counted = tuple((term, library.count(term)) for term in facet.terms)
     counted = tuple(sorted(counted, key=lambda c: (-c[1], c[0].label(lang).casefold(), c[0])))
     data = _freeze(library=library, facet=facet, terms=counted)
-    return Page(urls.facet(lang, facet), lang, "facet.html", facet.label(lang), data, facet.description(lang))
+    return Page(
+        urls.facet(lang, facet),
+        lang,
+        "facet.html",
+        facet.label(lang),
+        data,
+        facet.description(lang),
+    )
 
 
 def _term_pages(library: Library, term: Term, lang: str, options: SiteOptions) -> list[Page]:
@@ -151,7 +169,9 @@ def _term_pages(library: Library, term: Term, lang: str, options: SiteOptions) -
     children = tuple(c for c in facet.terms if c.parent == term.id)
     cooccurring = library.cooccurring(term)
     pages = []
-    for pagination, chunk in _paginate(cases, options.page_size, lambda n: urls.term(lang, term, n)):
+    for pagination, chunk in _paginate(
+        cases, options.page_size, lambda n: urls.term(lang, term, n)
+    ):
         title = term.label(lang)
         if pagination.number > 1:
             title += f" ({t('page_n', lang, n=pagination.number)})"

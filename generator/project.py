@@ -77,12 +77,14 @@ def check_project(paths: ProjectPaths, today: date, only: list[Path] | None = No
         return Checked(None, ValidationResult((), tuple(exc.diagnostics)))
     files: list[MarkdownFile] = []
     problems: list[Diagnostic] = []
+    unreadable: set[str] = set()
     for path in iter_markdown_files(paths.incidents):
         try:
             files.append(load_incident_file(path, paths.display(path)))
         except LoadError as exc:
             problems.extend(exc.diagnostics)
-    result = validate_incidents(files, taxonomy, today)
+            unreadable.add(path.name.split(".")[0])
+    result = validate_incidents(files, taxonomy, today, frozenset(unreadable))
     diagnostics = tuple(sorted(set(problems) | set(result.diagnostics)))
     if only is not None:
         wanted = {_incident_stem(paths.display(p)) for p in only}

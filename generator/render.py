@@ -1,4 +1,4 @@
-"""Pages -> HTML fragments. The only module that touches Jinja; pure apart from reading templates."""
+"""Pages -> HTML fragments. The only module that touches Jinja."""
 
 from __future__ import annotations
 

@@ -11,7 +11,15 @@ from .project import ProjectPaths
 
 def build_site(paths: ProjectPaths, strict: bool = False, site_dir: Path | None = None) -> int:
     """Run `mkdocs build` for the project; the exit code of the build."""
-    command = [sys.executable, "-m", "mkdocs", "build", "--clean", "-f", str(paths.root / "mkdocs.yml")]
+    command = [
+        sys.executable,
+        "-m",
+        "mkdocs",
+        "build",
+        "--clean",
+        "-f",
+        str(paths.root / "mkdocs.yml"),
+    ]
     if strict:
         command.append("--strict")
     if site_dir is not None:
@@ -20,5 +28,14 @@ def build_site(paths: ProjectPaths, strict: bool = False, site_dir: Path | None 
 
 
 def serve_site(paths: ProjectPaths, dev_addr: str) -> int:
-    command = [sys.executable, "-m", "mkdocs", "serve", "-f", str(paths.root / "mkdocs.yml"), "-a", dev_addr]
+    command = [
+        sys.executable,
+        "-m",
+        "mkdocs",
+        "serve",
+        "-f",
+        str(paths.root / "mkdocs.yml"),
+        "-a",
+        dev_addr,
+    ]
     return subprocess.call(command, cwd=paths.root)

@@ -176,7 +176,7 @@ def build_taxonomy(document: YamlDocument, path: str) -> Taxonomy:
     for missing in (f for f in FACETS if f not in seen_facets):
         report(("facets",), f"facet '{missing}' is missing")
     if problems:
-        raise LoadError(problems)
+        raise LoadError(sorted(problems))
 
     facets = []
     for facet_id in FACETS:

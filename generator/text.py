@@ -66,3 +66,12 @@ def date_before(a: str, b: str) -> bool:
     """True when `a` is certainly earlier than `b`, comparing only the precision both share."""
     shared = min(a.count("-"), b.count("-")) + 1
     return date_key(a)[:shared] < date_key(b)[:shared]
+
+
+def parse_partial_date(value: object) -> str | None:
+    """The normalised partial date, or None when `value` is not one."""
+    try:
+        result = _to_partial_date(value)
+    except ValueError:
+        return None
+    return result if isinstance(result, str) else None

@@ -24,7 +24,7 @@ from .incident import (
 )
 from .load import MarkdownFile, YamlDocument
 from .taxonomy import FACETS, SINGLE_TERM_FACETS, Taxonomy
-from .text import date_before
+from .text import date_before, parse_partial_date
 
 LANGUAGE_NAMES = {"ko": "Korean", "en": "English"}
 
@@ -64,9 +64,16 @@ def parse_file_name(name: str) -> FileName | None:
 
 
 def validate_incidents(
-    files: list[MarkdownFile], taxonomy: Taxonomy, today: date
+    files: list[MarkdownFile],
+    taxonomy: Taxonomy,
+    today: date,
+    unreadable: frozenset[str] = frozenset(),
 ) -> ValidationResult:
-    """Validate canonical files and translations together; pair translations with originals."""
+    """Validate canonical files and translations together; pair translations with originals.
+
+    `unreadable` names incidents whose files could not be read at all (already reported), so
+    their translations are not reported again as orphans.
+    """
     problems: list[Diagnostic] = []
     originals: dict[str, tuple[MarkdownFile, IncidentMeta | None, CaseText | None]] = {}
     translations: dict[str, list[MarkdownFile]] = defaultdict(list)
@@ -96,6 +103,10 @@ def validate_incidents(
     incidents: list[Incident] = []
     for incident_id, (file, meta, text) in sorted(originals.items()):
         texts = [text] if text else []
+        attempted = {
+            parse_file_name(f.path.rsplit("/", 1)[-1]).lang
+            for f in translations.get(incident_id, [])
+        }
         for translation in sorted(translations.pop(incident_id, []), key=lambda f: f.path):
             translated, found = _check_translation(translation, meta)
             problems.extend(found)
@@ -104,7 +115,7 @@ def validate_incidents(
         if meta is None or text is None:
             continue
         for lang in ("ko", "en"):
-            if not any(t.lang == lang for t in texts):
+            if lang not in attempted and not any(t.lang == lang for t in texts):
                 message = (
                     f"no {LANGUAGE_NAMES[lang]} translation: add {_sibling(file.path, lang)}; "
                     "the site shows the original with a notice until then"
@@ -113,6 +124,8 @@ def validate_incidents(
         incidents.append(Incident(meta, file.path, tuple(texts)))
 
     for incident_id, orphans in sorted(translations.items()):
+        if incident_id in unreadable:
+            continue
         for orphan in orphans:
             suggestion = closest(incident_id, originals)
             message = f"translation of '{incident_id}', but there is no {incident_id}.md"
@@ -142,13 +155,13 @@ def _check_original(
         problems.extend(from_validation_error(exc, file.path, doc.position, _known_incident_fields))
         meta = None
     problems.extend(_check_terms(doc, file.path, taxonomy))
+    problems.extend(_check_dates(doc, file.path, today))
     lang = doc.data.get("lang")
     sections, found = _check_sections(file, lang if lang in SECTION_HEADINGS else None)
     problems.extend(found)
     if meta is None:
         return None, None, problems
     problems.extend(_check_identity(meta, file_id, doc, file.path))
-    problems.extend(_check_dates(meta, doc, file.path, today))
     text = CaseText(meta.lang, meta.title, meta.summary, sections, file.path)
     return (meta, text, problems) if not _has_error(problems) else (None, None, problems)
 
@@ -203,25 +216,37 @@ def _check_terms(doc: YamlDocument, path: str, taxonomy: Taxonomy) -> list[Diagn
     return problems
 
 
-def _check_dates(meta: IncidentMeta, doc: YamlDocument, path: str, today: date) -> list[Diagnostic]:
+def _check_dates(doc: YamlDocument, path: str, today: date) -> list[Diagnostic]:
+    """Dates in the future or in an impossible order; judged on the raw values that parse, so
+    these are reported even when another field of the file is wrong."""
     problems: list[Diagnostic] = []
     now = today.isoformat()
+    data = doc.data
 
     def report(loc: tuple, message: str) -> None:
         pos = doc.position(loc)
         problems.append(Diagnostic(path, pos.line, pos.col, field_name(loc), message))
 
-    dated = [(("occurred",), meta.occurred), (("published",), meta.published)]
-    if meta.ended:
-        dated.append((("ended",), meta.ended))
-    dated += [(("sources", i, "date"), s.date) for i, s in enumerate(meta.sources)]
-    for loc, value in dated:
-        if date_before(now, value):
-            report(loc, f"{value} is in the future")
-    if meta.ended and date_before(meta.ended, meta.occurred):
-        report(("ended",), f"ends ({meta.ended}) before it occurred ({meta.occurred})")
-    if date_before(meta.published, meta.occurred):
-        report(("published",), f"published ({meta.published}) before it occurred ({meta.occurred})")
+    dated: dict[tuple, str] = {}
+    candidates = [(("occurred",), data.get("occurred")), (("published",), data.get("published"))]
+    candidates.append((("ended",), data.get("ended")))
+    sources = data.get("sources")
+    if isinstance(sources, list):
+        for i, source in enumerate(sources):
+            if isinstance(source, dict):
+                candidates.append((("sources", i, "date"), source.get("date")))
+    for loc, raw in candidates:
+        value = parse_partial_date(raw)
+        if value is not None:
+            dated[loc] = value
+            if date_before(now, value):
+                report(loc, f"{value} is in the future")
+    occurred = dated.get(("occurred",))
+    ended, published = dated.get(("ended",)), dated.get(("published",))
+    if occurred and ended and date_before(ended, occurred):
+        report(("ended",), f"ends ({ended}) before it occurred ({occurred})")
+    if occurred and published and date_before(published, occurred):
+        report(("published",), f"published ({published}) before it occurred ({occurred})")
     return problems
 
 
@@ -241,6 +266,7 @@ def _check_sections(
         message = f"text before the first section; the body starts with '## {first}'"
         problems.append(Diagnostic(file.path, file.body_line, 1, "body", message))
     found: list[Section] = []
+    misspelled: set[str] = set()  # sections whose heading was reported as a likely typo
     last_index = -1
     for heading, text in parts:
         field = f"section '{heading.text}'"
@@ -248,6 +274,7 @@ def _check_sections(
         if key is None:
             if heading.text in other_by_text:
                 right = headings[other_by_text[heading.text]]
+                misspelled.add(other_by_text[heading.text])
                 message = f"heading is in the wrong language for a {LANGUAGE_NAMES[lang]} body"
                 problems.append(
                     Diagnostic(file.path, heading.line, 1, field, message, "error", right)
@@ -255,6 +282,8 @@ def _check_sections(
             else:
                 message = "unknown section; sections are " + ", ".join(headings.values())
                 suggestion = closest(heading.text, headings.values())
+                if suggestion:
+                    misspelled.add(by_text[suggestion])
                 problems.append(
                     Diagnostic(file.path, heading.line, 1, field, message, "error", suggestion)
                 )
@@ -274,7 +303,7 @@ def _check_sections(
     present = {s.key for s in found}
     end_line = file.body_line + file.body.count("\n")
     for key in SECTIONS:
-        if key not in present:
+        if key not in present and key not in misspelled:
             message = f"section '## {headings[key]}' is missing"
             problems.append(Diagnostic(file.path, end_line, 1, "body", message))
     ordered = tuple(sorted(found, key=lambda s: SECTIONS.index(s.key)))

@@ -1,0 +1,245 @@
+"""Shared fixtures: small projects written into temporary folders from inline text."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+TODAY = date(2026, 11, 30)
+
+TAXONOMY = """\
+facets:
+  - id: domain
+    label: {ko: 분야, en: Domain}
+    description: {ko: 인프라 갈래., en: Kind of infrastructure.}
+    terms:
+      - id: kubernetes
+        label: {ko: Kubernetes, en: Kubernetes}
+        description: {ko: 쿠버네티스 사고., en: Kubernetes incidents.}
+        aliases: {ko: [쿠버네티스], en: [k8s]}
+      - id: ai-infra
+        label: {ko: AI 인프라, en: AI infrastructure}
+        description: {ko: GPU 클러스터 사고., en: GPU cluster incidents.}
+  - id: organization
+    label: {ko: 조직, en: Organization}
+    description: {ko: 보고한 조직., en: Who reported it.}
+    terms:
+      - id: acme
+        label: {ko: 애크미, en: Acme}
+        description: {ko: 가상의 회사., en: A made-up company.}
+      - id: globex
+        label: {ko: 글로벡스, en: Globex}
+        description: {ko: 또 다른 가상의 회사., en: Another made-up company.}
+  - id: symptom
+    label: {ko: 증상, en: Symptom}
+    description: {ko: 보인 현상., en: What was seen.}
+    terms:
+      - id: training-job-failure
+        label: {ko: 학습 작업 실패, en: Training job failure}
+        description: {ko: 학습 작업이 멈췄다., en: Training jobs failed.}
+      - id: service-outage
+        label: {ko: 서비스 중단, en: Service outage}
+        description: {ko: 서비스가 멈췄다., en: The service was down.}
+  - id: cause
+    label: {ko: 원인, en: Cause}
+    description: {ko: 근본 원인., en: Root cause.}
+    terms:
+      - id: hardware-failure
+        label: {ko: 하드웨어 고장, en: Hardware failure}
+        description: {ko: 하드웨어가 고장 났다., en: Hardware failed.}
+      - id: gpu-failure
+        parent: hardware-failure
+        label: {ko: GPU 고장, en: GPU failure}
+        description: {ko: GPU가 고장 났다., en: A GPU failed.}
+      - id: faulty-change
+        label: {ko: 잘못된 변경, en: Faulty change}
+        description: {ko: 변경이 장애를 냈다., en: A change broke it.}
+  - id: component
+    label: {ko: 구성 요소, en: Component}
+    description: {ko: 얽힌 구성 요소., en: Components involved.}
+    terms:
+      - id: gpu-driver
+        label: {ko: GPU 드라이버, en: GPU driver}
+        description: {ko: GPU 드라이버., en: The GPU driver.}
+        aliases: {ko: [엔비디아 드라이버], en: [NVIDIA driver]}
+      - id: infiniband-fabric
+        label: {ko: InfiniBand 패브릭, en: InfiniBand fabric}
+        description: {ko: IB 네트워크., en: The IB network.}
+        aliases: {ko: [인피니밴드], en: [IB]}
+      - id: etcd
+        label: {ko: etcd, en: etcd}
+        description: {ko: 키-값 저장소., en: The key-value store.}
+  - id: contributing_factor
+    label: {ko: 기여 요인, en: Contributing factor}
+    description: {ko: 키운 조건., en: What made it worse.}
+    terms:
+      - id: unverified-assumption
+        label: {ko: 미검증 가정, en: Unverified assumption}
+        description: {ko: 확인하지 않은 가정., en: Never checked.}
+      - id: missing-safeguard
+        label: {ko: 안전장치 부재, en: Missing safeguard}
+        description: {ko: 가드레일이 없었다., en: No guard rail.}
+"""
+
+BODY_EN = """\
+## Symptoms
+
+Jobs {name} stopped.
+
+## Trigger
+
+A driver update.
+
+## Detection
+
+Health checks failed.
+
+## Actions
+
+- Drained the hosts.
+
+## Follow-ups
+
+- Added a burn-in test.
+
+## Lessons
+
+Check every host.
+"""
+
+BODY_KO = """\
+## 증상
+
+{name} 작업이 멈췄습니다.
+
+## 촉발
+
+드라이버 업데이트.
+
+## 감지
+
+헬스 체크가 실패했습니다.
+
+## 조치
+
+- 호스트를 뺐습니다.
+
+## 후속 조치
+
+- 번인 테스트를 넣었습니다.
+
+## 교훈
+
+모든 호스트를 확인합니다.
+"""
+
+
+def incident_text(
+    incident_id: str = "acme-gpu-outage",
+    *,
+    lang: str = "en",
+    title: str = "Acme: GPUs fall off the bus",
+    occurred: str = "2024-03-01",
+    organization: str = "acme",
+    domain: str = "[ai-infra]",
+    symptom: str = "[training-job-failure]",
+    cause: str = "[gpu-failure]",
+    component: str = "[gpu-driver, infiniband-fabric]",
+    contributing_factor: str = "[unverified-assumption]",
+    url: str = "https://example.com/postmortem",
+    extra: str = "",
+    body: str | None = None,
+) -> str:
+    body = body if body is not None else (BODY_EN if lang == "en" else BODY_KO)
+    return (
+        "---\n"
+        f"id: {incident_id}\n"
+        f'title: "{title}"\n'
+        'summary: "Driver updates left GPUs unusable."\n'
+        f"lang: {lang}\n"
+        f"occurred: {occurred}\n"
+        "published: 2024-04-02\n"
+        f"organization: {organization}\n"
+        f"domain: {domain}\n"
+        f"symptom: {symptom}\n"
+        f"cause: {cause}\n"
+        f"component: {component}\n"
+        f"contributing_factor: {contributing_factor}\n"
+        "scale:\n"
+        "  gpus: 4088\n"
+        "  hosts: 511\n"
+        f"{extra}"
+        "sources:\n"
+        f"  - url: {url}\n"
+        '    title: "Postmortem"\n'
+        "    publisher: Acme\n"
+        "    date: 2024-04-02\n"
+        "---\n\n" + body.format(name=incident_id)
+    )
+
+
+def translation_text(
+    lang: str = "ko", title: str = "애크미: GPU 이탈", body: str | None = None
+) -> str:
+    body = body if body is not None else (BODY_KO if lang == "ko" else BODY_EN)
+    return (
+        f'---\ntitle: "{title}"\nsummary: "드라이버 업데이트로 GPU를 못 쓰게 됐습니다."\n---\n\n'
+        + body.format(name="x")
+    )
+
+
+@dataclass
+class Project:
+    root: Path
+
+    @property
+    def incidents(self) -> Path:
+        return self.root / "incidents"
+
+    def write(self, relative: str, text: str | bytes) -> Path:
+        path = self.root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(text, bytes):
+            path.write_bytes(text)
+        else:
+            path.write_text(text, encoding="utf-8")
+        return path
+
+    def add_incident(
+        self, incident_id: str = "acme-gpu-outage", translate: bool = True, **kwargs
+    ) -> Path:
+        lang = kwargs.get("lang", "en")
+        path = self.write(f"incidents/{incident_id}.md", incident_text(incident_id, **kwargs))
+        if translate:
+            other = "ko" if lang == "en" else "en"
+            self.write(f"incidents/{incident_id}.{other}.md", translation_text(other))
+        return path
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Project:
+    """An empty project with the small test taxonomy."""
+    p = Project(tmp_path / "project")
+    p.write("taxonomy.yml", TAXONOMY)
+    (p.root / "incidents").mkdir()
+    return p
+
+
+@pytest.fixture
+def site_project(project: Project) -> Project:
+    """A project that can be built with MkDocs: the repository's theme and config, test content."""
+    for name in ("mkdocs.yml",):
+        shutil.copy(REPO / name, project.root / name)
+    for folder in ("overrides", "docs"):
+        shutil.copytree(REPO / folder, project.root / folder)
+    return project
+
+
+def dedent(text: str) -> str:
+    return textwrap.dedent(text).lstrip("\n")

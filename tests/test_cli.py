@@ -1,0 +1,155 @@
+"""The `incidents` command as contributors run it (generator/cli.py)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+from click.testing import CliRunner
+from conftest import REPO, Project
+
+from generator.cli import main
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+
+
+def test_check_passes_on_a_valid_project(project: Project):
+    project.add_incident()
+    result = run("check", "--root", str(project.root))
+    assert result.exit_code == 0
+    assert result.output == "ok: 1 incident, 0 error(s), 0 warning(s)\n"
+
+
+def test_check_fails_with_precise_lines_and_no_traceback(project: Project):
+    project.add_incident(cause="[gpu-failur]")
+    completed = subprocess.run(
+        [sys.executable, "-m", "generator.cli", "check", "--root", str(project.root)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
+    assert completed.returncode == 1
+    assert completed.stdout == (
+        "incidents/acme-gpu-outage.md:11:9: cause[0]: unknown cause term 'gpu-failur' "
+        "(did you mean 'gpu-failure'?)\n"
+    )
+    assert "Traceback" not in completed.stderr
+    assert completed.stderr == "check failed: 0 incidents, 1 error(s), 0 warning(s)\n"
+
+
+def test_strict_turns_warnings_into_failure(project: Project):
+    project.add_incident(translate=False)
+    assert run("check", "--root", str(project.root)).exit_code == 0
+    strict = run("check", "--strict", "--root", str(project.root))
+    assert strict.exit_code == 1
+    assert "warning: translation: no Korean translation" in strict.output
+
+
+def test_github_annotations(project: Project):
+    project.add_incident(cause="[gpu-failur]")
+    result = run("check", "--format", "github", "--root", str(project.root))
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0] == (
+        "::error file=incidents/acme-gpu-outage.md,line=11,col=9,title=cause[0]::"
+        "unknown cause term 'gpu-failur' (did you mean 'gpu-failure'?)"
+    )
+
+
+def test_check_limited_to_paths_still_sees_the_whole_library(project: Project, monkeypatch):
+    project.add_incident()
+    project.add_incident(
+        "globex-x", organization="globx", occurred="2023-01-01", url="https://e.com/g"
+    )
+    monkeypatch.chdir(project.root)
+    only_good = run("check", "incidents/acme-gpu-outage.md")
+    assert only_good.exit_code == 0
+    only_bad = run("check", "incidents/globex-x.ko.md")
+    assert only_bad.exit_code == 1
+    assert "unknown organization term 'globx'" in only_bad.output
+
+
+def test_new_scaffolds_files_that_validate_once_filled_in(project: Project):
+    result = run(
+        "new",
+        "acme-etcd-quorum-loss",
+        "--root",
+        str(project.root),
+        "--lang",
+        "en",
+        "--title",
+        "Acme: etcd loses quorum",
+        "--organization",
+        "acme",
+        "--domain",
+        "kubernetes",
+        "--occurred",
+        "2024-05-01",
+        "--source-url",
+        "https://example.com/etcd",
+    )
+    assert result.exit_code == 0, result.output
+    original = project.incidents / "acme-etcd-quorum-loss.md"
+    translation = project.incidents / "acme-etcd-quorum-loss.ko.md"
+    text = original.read_text()
+    assert text.startswith("---\n# yaml-language-server: $schema=../schema/incident.schema.json\n")
+    unfilled = run("check", "--root", str(project.root))
+    assert unfilled.exit_code == 1
+    assert "symptom[0]: unknown symptom term 'TODO'" in unfilled.output
+
+    filled = (
+        text.replace("symptom: [TODO]", "symptom: [service-outage]")
+        .replace("cause: [TODO]", "cause: [faulty-change]")
+        .replace("component: [TODO]", "component: [etcd]")
+    )
+    filled = re.sub(r"TODO[^\"\n]*", "Filled in.", filled)
+    original.write_text(filled)
+    translation.write_text(re.sub(r"TODO[^\"\n]*", "채웠습니다.", translation.read_text()))
+    done = run("check", "--strict", "--root", str(project.root))
+    assert done.exit_code == 0, done.output
+
+
+def test_new_refuses_to_overwrite_and_rejects_bad_ids(project: Project):
+    project.add_incident()
+    args = [
+        "--root",
+        str(project.root),
+        "--lang",
+        "en",
+        "--title",
+        "t",
+        "--organization",
+        "acme",
+        "--domain",
+        "kubernetes",
+        "--occurred",
+        "2024",
+        "--source-url",
+        "https://e.com",
+    ]
+    exists = run("new", "acme-gpu-outage", *args)
+    assert exists.exit_code == 1
+    assert "incidents/acme-gpu-outage.md: already exists" in exists.output
+    bad = run("new", "Acme GPU", *args)
+    assert bad.exit_code == 1
+    assert "must be lowercase words joined by hyphens" in bad.output
+
+
+def test_new_asks_interactively(project: Project):
+    answers = "acme-dns\nen\nAcme: DNS fails\nacme\nkubernetes\n2024-01-02\nhttps://e.com/dns\n"
+    args = ["new", "--interactive", "--root", str(project.root)]
+    result = CliRunner().invoke(main, args, input=answers)
+    assert result.exit_code == 0, result.output
+    assert (project.incidents / "acme-dns.md").read_text().count("Acme: DNS fails") == 1
+
+
+def test_repository_incidents_pass_strict_check():
+    result = run("check", "--strict", "--root", str(REPO))
+    assert result.exit_code == 0, result.output
+
+
+def test_committed_schema_is_current():
+    result = run("schema", "--check", "--root", str(REPO))
+    assert result.exit_code == 0, result.output
