@@ -1,0 +1,48 @@
+"""Build a fixture site with MkDocs in a temporary folder (shared by the site and browser tests)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from conftest import REPO, TAXONOMY, Project
+
+FIXTURE_CASES = 23  # more than one page of 20
+
+
+def write_fixture_library(project: Project) -> None:
+    """23 incidents of Acme and Globex, one of them without a Korean translation."""
+    project.write("taxonomy.yml", TAXONOMY)
+    for folder in ("overrides", "docs"):
+        shutil.copytree(REPO / folder, project.root / folder, dirs_exist_ok=True)
+    shutil.copy(REPO / "mkdocs.yml", project.root / "mkdocs.yml")
+    for n in range(1, FIXTURE_CASES):
+        project.add_incident(
+            f"acme-gpu-outage-{n:02d}",
+            occurred=f"2023-{(n % 12) + 1:02d}-{n:02d}",
+            url=f"https://example.com/acme/{n}",
+            cause="[gpu-failure]" if n % 2 else "[faulty-change]",
+            component="[gpu-driver, infiniband-fabric]" if n % 3 else "[etcd]",
+        )
+    project.add_incident(
+        "globex-etcd-outage",
+        title="Globex: etcd loses quorum",
+        organization="globex",
+        domain="[kubernetes]",
+        symptom="[service-outage]",
+        cause="[faulty-change]",
+        component="[etcd]",
+        contributing_factor="[missing-safeguard]",
+        occurred="2024-03-30",
+        url="https://example.com/globex",
+        translate=False,
+    )
+
+
+def build_fixture_site(root: Path) -> Path:
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    config = load_config(str(root / "mkdocs.yml"))
+    build(config)
+    return root / "site"
