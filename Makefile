@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: site test check serve schema lint browser clean
+.PHONY: site test check serve schema test-tools clean
 
 $(STAMP): pyproject.toml requirements.lock
 	@sh scripts/bootstrap-venv.sh "$(PYTHON)" "$(VENV)"
@@ -28,14 +28,18 @@ serve: $(STAMP)
 schema: $(STAMP)
 	$(BIN)/incidents schema
 
-## browser: install Debian's Chromium for the browser tests (needs root or sudo)
-browser:
-	@sh scripts/install-chromium.sh
+## test-tools: Chromium, fonts and npm for the browser tests (apt-get; needs root or sudo)
+test-tools:
+	@sh scripts/install-test-tools.sh
+
+node_modules/.installed: package.json package-lock.json | test-tools
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
 
 ## test: the whole suite (lint, unit, build and browser tests)
-test: $(STAMP) browser
-	$(BIN)/ruff check generator tests bench scripts
-	$(BIN)/ruff format --check generator tests bench scripts
+test: $(STAMP) test-tools node_modules/.installed
+	$(BIN)/ruff check generator tests
+	$(BIN)/ruff format --check generator tests
 	$(BIN)/python -m pytest
 
 clean:

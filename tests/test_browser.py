@@ -1,0 +1,124 @@
+"""The built site in a real Chromium, over http and opened from disk, in both languages."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from browser import CHROMIUM, CHROMIUM_ARGS, PageWatch, serve
+from conftest import REPO, Project
+from playwright.sync_api import sync_playwright
+from sitebuild import build_fixture_site, write_fixture_library
+
+CASE = "acme-gpu-outage-01"
+AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    project = Project(tmp_path_factory.mktemp("browser") / "project")
+    write_fixture_library(project)
+    return build_fixture_site(project.root)
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module", params=["http", "file"])
+def base(request, site) -> str:
+    if request.param == "file":
+        yield site.as_uri() + "/"
+    else:
+        with serve(site) as url:
+            yield url
+
+
+def open_page(chromium, url: str, **context_options):
+    context = chromium.new_context(**context_options)
+    page = context.new_page()
+    watch = PageWatch(page)
+    page.goto(url)
+    return context, page, watch
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("ko-KR", "ko"), ("en-US", "en"), ("de-DE", "ko")])
+def test_root_sends_readers_to_their_language(chromium, base, locale, lang):
+    context, page, watch = open_page(chromium, base + "index.html", locale=locale)
+    page.wait_for_url(f"**/{lang}/index.html")
+    assert page.locator("html").get_attribute("lang") == lang
+    assert watch.errors == []
+    context.close()
+
+
+def test_reader_goes_from_home_to_a_case_and_switches_language(chromium, base):
+    context, page, watch = open_page(chromium, base + "ko/page/2.html")
+    page.click(f'.il-card[data-case="{CASE}"] .il-card__title a')
+    page.wait_for_url(f"**/ko/cases/{CASE}.html")
+    assert page.locator("article h1").inner_text() == "애크미: GPU 이탈"
+    page.click(".md-header button[aria-label='언어설정']")
+    page.click("[data-il-alternate='en']")
+    page.wait_for_url(f"**/en/cases/{CASE}.html")
+    assert page.locator("html").get_attribute("lang") == "en"
+    assert page.locator("article h2").first.inner_text() == "Symptoms"
+    page.click("#component .il-chip >> text=GPU driver")
+    page.wait_for_url("**/en/component/gpu-driver.html")
+    assert page.locator("[data-il-count]").inner_text() == "15 cases"
+    assert watch.errors == []
+    assert watch.foreign_requests(base) == []
+    context.close()
+
+
+def test_pages_work_without_javascript(chromium, base):
+    context, page, _ = open_page(chromium, base + "en/index.html", java_script_enabled=False)
+    assert page.locator(".il-card").count() == 20
+    page.click(".il-pagination a[rel=next]")
+    page.wait_for_url("**/en/page/2.html")
+    assert page.locator(".il-card").count() == 3
+    context.close()
+
+
+def test_keyboard_focus_is_visible_on_chips_and_pagination(chromium, base):
+    context, page, _ = open_page(chromium, base + "en/index.html")
+    chip = page.locator(".il-card .il-chip").first
+    chip.focus()
+    outline = chip.evaluate("el => getComputedStyle(el).outlineStyle")
+    assert outline != "none"
+    link = page.locator(".il-pagination a").nth(1)
+    link.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/en/page/2.html")
+    context.close()
+
+
+PAGES = [
+    "index.html",
+    "ko/index.html",
+    "en/index.html",
+    f"ko/cases/{CASE}.html",
+    "en/cases/globex-etcd-outage.html",
+    "ko/cause/index.html",
+    "en/component/gpu-driver.html",
+    "ko/organization/acme/2.html",
+    "en/about.html",
+    "ko/about.html",
+]
+
+
+@pytest.mark.parametrize("url", PAGES)
+def test_axe_finds_no_serious_or_critical_violation(chromium, site, url):
+    context, page, _ = open_page(chromium, site.as_uri() + "/" + url + "?stay")
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("async () => JSON.stringify(await axe.run(document))")
+    violations = [
+        f"{v['id']} ({v['impact']}): {v['nodes'][0]['target']}"
+        for v in json.loads(result)["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert violations == []
+    context.close()
