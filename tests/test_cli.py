@@ -153,3 +153,26 @@ def test_repository_incidents_pass_strict_check():
 def test_committed_schema_is_current():
     result = run("schema", "--check", "--root", str(REPO))
     assert result.exit_code == 0, result.output
+
+
+def test_broken_copy_of_the_imbue_incident_is_reported_precisely(tmp_path):
+    import shutil
+
+    (tmp_path / "incidents").mkdir()
+    shutil.copy(REPO / "taxonomy.yml", tmp_path / "taxonomy.yml")
+    for name in ("imbue-h100-cluster-bring-up.md", "imbue-h100-cluster-bring-up.ko.md"):
+        shutil.copy(REPO / "incidents" / name, tmp_path / "incidents" / name)
+    original = tmp_path / "incidents" / "imbue-h100-cluster-bring-up.md"
+    lines = original.read_text(encoding="utf-8").split("\n")
+    index = next(i for i, line in enumerate(lines) if line.startswith("component:"))
+    lines[index] = lines[index].replace("infiniband-fabric", "infiniband")
+    original.write_text("\n".join(lines), encoding="utf-8")
+    result = run("check", "--root", str(tmp_path))
+    assert result.exit_code == 1
+    (line,) = result.stdout.splitlines()
+    column = lines[index].index("infiniband") + 1
+    assert line == (
+        f"incidents/imbue-h100-cluster-bring-up.md:{index + 1}:{column}: "
+        f"component[{lines[index].count(',', 0, column)}]: unknown component term 'infiniband' "
+        "(did you mean 'infiniband-fabric'?)"
+    )

@@ -76,3 +76,15 @@ def test_repository_taxonomy_labels_every_term_in_both_languages():
         )
     labels = [(t.facet, t.label_en.casefold()) for t in taxonomy.terms()]
     assert len(labels) == len(set(labels)), "two terms of a facet share an English label"
+
+
+def test_every_repository_term_has_at_least_one_case():
+    checked = check_project(ProjectPaths.at(REPO), TODAY)
+    used = {
+        (facet, term_id)
+        for i in checked.result.incidents
+        for facet in FACETS
+        for term_id in i.term_ids(facet)
+    }
+    unused = [t.key for t in checked.taxonomy.terms() if t.key not in used]
+    assert unused == []

@@ -292,3 +292,13 @@ class TestPossibleDuplicates:
         project.add_incident(occurred="2024")
         project.add_incident("acme-other", occurred="2024", url="https://example.com/other")
         assert messages(project) == []
+
+
+def test_scaffold_placeholders_must_be_filled_in(project):
+    project.add_incident(
+        title="TODO: a title", body=BODY_EN.replace("A driver update.", "TODO: what set it off.")
+    )
+    assert messages(project) == [
+        f"{P}:3:8: title: placeholder 'TODO' is still here; fill it in",
+        f"{P}:30:1: body: placeholder 'TODO' is still here; fill it in",
+    ]
