@@ -77,6 +77,31 @@ _STRINGS: dict[str, dict[str, str]] = {
     "aliases": {"ko": "다른 이름", "en": "Also known as"},
     "original_language": {"ko": "원문 언어", "en": "Original language"},
     "breadcrumb_library": {"ko": "라이브러리", "en": "Library"},
+    "search_label": {"ko": "사례 검색", "en": "Search cases"},
+    "search_placeholder": {
+        "ko": "증상, 구성 요소, 원인으로 검색 (예: 인피니밴드 배선)",
+        "en": "Search symptoms, components, causes (e.g. InfiniBand cabling)",
+    },
+    "applied_filters": {"ko": "적용된 필터", "en": "Applied filters"},
+    "clear_all": {"ko": "모두 풀기", "en": "Clear all"},
+    "remove_filter": {"ko": "{facet} 필터 {term} 풀기", "en": "Remove filter {facet}: {term}"},
+    "recommended_filters": {"ko": "추천 필터", "en": "Recommended filters"},
+    "suggest_empty": {
+        "ko": "검색하면 검색어에서 찾은 분류 값이 여기에 나옵니다.",
+        "en": "When you search, taxonomy values found in your query appear here.",
+    },
+    "no_suggestions": {
+        "ko": "검색어에서 찾은 분류 값이 없습니다.",
+        "en": "No taxonomy values found in your query.",
+    },
+    "query_note": {
+        "ko": "'{q}' 검색 결과입니다. 관련도 순입니다.",
+        "en": "Results for '{q}', most relevant first.",
+    },
+    "no_results": {
+        "ko": "조건에 맞는 사례가 없습니다. 필터를 풀거나 다른 검색어를 써 보세요.",
+        "en": "No case matches. Remove a filter or try other words.",
+    },
 }
 
 

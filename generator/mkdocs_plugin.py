@@ -23,6 +23,8 @@ from .library import Library, build_library
 from .pages import Page, SiteOptions, build_pages
 from .project import ProjectPaths, check_project
 from .render import render_page
+from .search_data import as_script, cases_payload, terms_payload
+from .search_index import build_search_index
 
 log = logging.getLogger("mkdocs.plugins.incident_library")
 LANGS = ("ko", "en")
@@ -69,12 +71,15 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
             # Case and term pages are reached through lists, never the navigation: Material
             # renders the navigation into every page, so listing them would grow the site
             # with the square of its size.
-            inclusion = (
-                InclusionLevel.NOT_IN_NAV
-                if page.template in ("case.html", "term.html")
-                else InclusionLevel.INCLUDED
-            )
+            inclusion = InclusionLevel.INCLUDED if page.in_nav else InclusionLevel.NOT_IN_NAV
             files.append(File.generated(config, page.src_uri, content="", inclusion=inclusion))
+        for lang in LANGS:
+            for name, payload in (
+                ("terms", terms_payload(self.library, lang)),
+                ("cases", cases_payload(self.library, lang)),
+            ):
+                content = as_script(name, payload)
+                files.append(File.generated(config, f"{lang}/search/{name}.js", content=content))
         self.src_uris = {f.src_uri for f in files if f.is_documentation_page()}
         return files
 
@@ -94,6 +99,10 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
     def on_page_content(self, html, page, config, files):
         generated = self.pages.get(page.file.src_uri)
         return render_page(generated) if generated is not None else html
+
+    def on_post_build(self, config) -> None:
+        """Index the built case pages with Pagefind, the last step of every build."""
+        build_search_index(Path(config.site_dir))
 
     def on_serve(self, server, config, builder):
         assert self.paths is not None

@@ -33,6 +33,7 @@ class Page:
     title: str
     data: MappingProxyType
     description: str = ""
+    in_nav: bool = False  # listed in mkdocs.yml's navigation (library homes and facet pages)
 
     @property
     def src_uri(self) -> str:
@@ -125,6 +126,7 @@ def _home_pages(library: Library, lang: str, options: SiteOptions) -> list[Page]
                 title,
                 data,
                 t("library_intro", lang),
+                in_nav=pagination.number == 1,
             )
         )
     return pages
@@ -144,6 +146,8 @@ def _case_page(library: Library, incident: Incident, lang: str, options: SiteOpt
         components=components,
         related=library.related(incident, options.related_limit),
         options=options,
+        facet_ids=FACETS,
+        index_names=sorted({n for t in library.descriptive_terms(incident) for n in t.names()}),
     )
     return Page(urls.case(lang, incident.id), lang, "case.html", text.title, data, text.summary)
 
@@ -159,6 +163,7 @@ def _facet_page(library: Library, facet: Facet, lang: str) -> Page:
         facet.label(lang),
         data,
         facet.description(lang),
+        in_nav=True,
     )
 
 

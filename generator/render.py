@@ -10,6 +10,7 @@ from markupsafe import Markup
 from . import i18n, urls
 from .pages import Page
 from .prose import to_html
+from .search_data import sort_key
 
 
 @lru_cache(maxsize=1)
@@ -23,7 +24,10 @@ def environment() -> Environment:
         keep_trailing_newline=False,
     )
     env.globals.update(
-        urls=urls, section_heading=i18n.section_heading, language_name=i18n.language_name
+        urls=urls,
+        section_heading=i18n.section_heading,
+        language_name=i18n.language_name,
+        sort_key=sort_key,
     )
     env.filters["markdown"] = lambda text: Markup(to_html(text))
     env.filters["number"] = lambda n: f"{n:,}"
@@ -41,4 +45,5 @@ def render_page(page: Page) -> str:
     def t(key: str, **values: object) -> str:
         return i18n.t(key, lang, **values)
 
-    return template.render(page=page, lang=lang, link=link, t=t, **page.data)
+    site_root = urls.relative(page.url, "index.html")[: -len("index.html")]
+    return template.render(page=page, lang=lang, link=link, t=t, site_root=site_root, **page.data)
