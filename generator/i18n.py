@@ -98,6 +98,10 @@ _STRINGS: dict[str, dict[str, str]] = {
         "ko": "'{q}' 검색 결과입니다. 관련도 순입니다.",
         "en": "Results for '{q}', most relevant first.",
     },
+    "dropped_words": {
+        "ko": "모든 검색어를 담은 사례가 없어 다음 단어는 빼고 찾았습니다: {words}",
+        "en": "No case has every word; these were left out: {words}",
+    },
     "no_results": {
         "ko": "조건에 맞는 사례가 없습니다. 필터를 풀거나 다른 검색어를 써 보세요.",
         "en": "No case matches. Remove a filter or try other words.",

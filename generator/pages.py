@@ -147,7 +147,9 @@ def _case_page(library: Library, incident: Incident, lang: str, options: SiteOpt
         related=library.related(incident, options.related_limit),
         options=options,
         facet_ids=FACETS,
-        index_names=sorted({n for t in library.descriptive_terms(incident) for n in t.names()}),
+        index_names=sorted(
+            {n for f in FACETS for t in library.terms_of(incident, f) for n in t.names()}
+        ),
     )
     return Page(urls.case(lang, incident.id), lang, "case.html", text.title, data, text.summary)
 

@@ -15,7 +15,7 @@ import re
 from . import urls
 from .i18n import strings_for
 from .incident import SECTIONS
-from .library import DESCRIPTIVE_FACETS, Library
+from .library import Library
 from .taxonomy import FACETS
 
 FILTER_FACETS: tuple[str, ...] = FACETS
@@ -65,7 +65,7 @@ def cases_payload(library: Library, lang: str) -> list[dict]:
         organization = library.terms_of(incident, "organization")
         term_names = [
             name
-            for facet in DESCRIPTIVE_FACETS
+            for facet in FACETS
             for t in library.terms_of(incident, facet)
             for name in t.names()
         ]

@@ -38,6 +38,7 @@
   var HANGUL = /[\uac00-\ud7a3]/;
 
   function normalizeWord(word) {
+    if (/^[a-z]+$/.test(word)) return englishStem(word);
     if (!HANGUL.test(word)) return word;
     for (var i = 0; i < ENDINGS.length; i++) {
       var ending = ENDINGS[i];
@@ -47,6 +48,15 @@
         if (stem.length >= minimum) return stem;
       }
     }
+    return word;
+  }
+
+  // A light English stemmer for query words: matching is by prefix, so "rescheduling" must be
+  // searched as "reschedul" to find "rescheduled" (Pagefind stems English itself).
+  function englishStem(word) {
+    if (word.length - 3 >= 4 && /ing$/.test(word)) return word.slice(0, -3);
+    if (word.length - 2 >= 4 && /(ed|es)$/.test(word)) return word.slice(0, -2);
+    if (word.length - 1 >= 3 && /[^s]s$/.test(word)) return word.slice(0, -1);
     return word;
   }
 
@@ -96,27 +106,87 @@
   }
 
   // ---- Engines -------------------------------------------------------------------------
+  // Both engines: a case matches when it has every query word (as a word prefix) and every
+  // filter. When no case has every word, words are left out until some case matches: first
+  // words no case has at all, then the word whose removal keeps the result most specific
+  // (the fewest cases, but some). The reader is told which words were left out.
+  function relax(words, count) {
+    if (words.length <= 1) return Promise.resolve(words);
+    return Promise.all(words.map(function (w) { return count([w]); })).then(function (alone) {
+      var kept = words.filter(function (_, i) { return alone[i] > 0; });
+      if (!kept.length) return words;
+      var single = {};
+      words.forEach(function (w, i) { single[w] = alone[i]; });
+      function step() {
+        if (kept.length <= 1) return Promise.resolve(kept);
+        return count(kept).then(function (n) {
+          if (n > 0) return kept;
+          var trials = kept.map(function (_, i) {
+            return count(kept.slice(0, i).concat(kept.slice(i + 1))).then(function (c) {
+              return { at: i, count: c };
+            });
+          });
+          return Promise.all(trials).then(function (results) {
+            var some = results.filter(function (r) { return r.count > 0; });
+            // Among equally specific results, leave out the most common word.
+            var drop = some.length
+              ? some.reduce(function (a, b) {
+                  if (b.count !== a.count) return b.count < a.count ? b : a;
+                  return single[kept[b.at]] > single[kept[a.at]] ? b : a;
+                }).at
+              : kept.reduce(function (best, w, i) { return single[w] > single[kept[best]] ? i : best; }, 0);
+            kept.splice(drop, 1);
+            return step();
+          });
+        });
+      }
+      return step();
+    });
+  }
+
+  function withRelaxation(core) {
+    return {
+      name: core.name,
+      search: function (query, filters, page, countsOnly) {
+        var words = queryWords(query);
+        return relax(words, function (ws) { return core.count(ws, filters); }).then(function (kept) {
+          return core.run(kept, filters, page, countsOnly).then(function (result) {
+            result.dropped = words.filter(function (w) { return kept.indexOf(w) === -1; });
+            return result;
+          });
+        });
+      },
+    };
+  }
+
   function localEngine() {
     var cases = (DATA.cases || []).map(function (c) {
       return { item: c, tokens: queryWords(c.text) };
     });
-    return {
+    function hits(entry, word) {
+      var n = 0;
+      for (var i = 0; i < entry.tokens.length; i++) if (entry.tokens[i].indexOf(word) === 0) n++;
+      return n;
+    }
+    function matching(words, filters) {
+      var out = [];
+      cases.forEach(function (entry) {
+        if (!matchesFilters(entry.item.terms, filters)) return;
+        var score = 0;
+        for (var i = 0; i < words.length; i++) {
+          var n = hits(entry, words[i]);
+          if (!n) return;
+          score += Math.log(1 + n);
+        }
+        out.push({ item: entry.item, score: score });
+      });
+      return out;
+    }
+    return withRelaxation({
       name: "local",
-      search: function (query, filters, page) {
-        var words = queryWords(query);
-        var matches = [];
-        cases.forEach(function (entry) {
-          if (!matchesFilters(entry.item.terms, filters)) return;
-          var score = 0;
-          var matched = 0;
-          words.forEach(function (word) {
-            var hits = 0;
-            entry.tokens.forEach(function (token) { if (token.indexOf(word) === 0) hits++; });
-            if (hits) { matched++; score += Math.log(1 + hits); }
-          });
-          if (words.length && !matched) return;
-          matches.push({ item: entry.item, score: matched * 1000 + score });
-        });
+      count: function (words, filters) { return Promise.resolve(matching(words, filters).length); },
+      run: function (words, filters, page) {
+        var matches = matching(words, filters);
         matches.sort(function (a, b) {
           if (words.length && b.score !== a.score) return b.score - a.score;
           return a.item.sort < b.item.sort ? 1 : a.item.sort > b.item.sort ? -1 : a.item.id < b.item.id ? -1 : 1;
@@ -137,7 +207,7 @@
           items: matches.slice(start, start + PAGE_SIZE).map(function (m) { return m.item; }),
         });
       },
-    };
+    });
   }
 
   function matchesFilters(terms, filters) {
@@ -148,14 +218,19 @@
   }
 
   function pagefindEngine(pagefind) {
-    return {
+    function query(words, filters) {
+      var options = { filters: {} };
+      Object.keys(filters).forEach(function (f) { options.filters[f] = { all: filters[f] }; });
+      if (!words.length) options.sort = { date: "desc" };
+      return pagefind.search(words.length ? words.join(" ") : null, options);
+    }
+    return withRelaxation({
       name: "pagefind",
-      search: function (query, filters, page, countsOnly) {
-        var words = queryWords(query);
-        var options = { filters: {} };
-        Object.keys(filters).forEach(function (f) { options.filters[f] = { all: filters[f] }; });
-        if (!words.length) options.sort = { date: "desc" };
-        return pagefind.search(words.length ? words.join(" ") : null, options).then(function (response) {
+      count: function (words, filters) {
+        return query(words, filters).then(function (r) { return r.results.length; });
+      },
+      run: function (words, filters, page, countsOnly) {
+        return query(words, filters).then(function (response) {
           var start = (page - 1) * PAGE_SIZE;
           // Each result's data is a separate fetch: load only the page being shown.
           var slice = countsOnly ? [] : response.results.slice(start, start + PAGE_SIZE);
@@ -168,7 +243,7 @@
           });
         });
       },
-    };
+    });
   }
 
   function fromPagefind(data) {
@@ -497,7 +572,9 @@
     var total = result.total;
     var start = total ? (state.page - 1) * PAGE_SIZE + 1 : 0;
     var end = Math.min(total, state.page * PAGE_SIZE);
-    if (ui.note) ui.note.textContent = state.query ? format(S.query_note, { q: state.query }) : S.newest_first_note;
+    var note = state.query ? format(S.query_note, { q: state.query }) : S.newest_first_note;
+    if (result.dropped && result.dropped.length) note += " " + format(S.dropped_words, { words: result.dropped.join(", ") });
+    if (ui.note) ui.note.textContent = note;
     ui.count.textContent = format(S.cases_count, { n: total.toLocaleString(LANG) });
     ui.range.textContent = total ? format(S.range, { total: total.toLocaleString(LANG), start: start, end: end }) : S.no_results;
     ui.cards.textContent = "";
