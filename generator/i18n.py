@@ -84,6 +84,8 @@ _STRINGS: dict[str, dict[str, str]] = {
     },
     "applied_filters": {"ko": "적용된 필터", "en": "Applied filters"},
     "clear_all": {"ko": "모두 풀기", "en": "Clear all"},
+    "query_label": {"ko": "검색어", "en": "Query"},
+    "remove_query": {"ko": "검색어 {q} 지우기", "en": "Clear the query {q}"},
     "remove_filter": {"ko": "{facet} 필터 {term} 풀기", "en": "Remove filter {facet}: {term}"},
     "recommended_filters": {"ko": "추천 필터", "en": "Recommended filters"},
     "suggest_empty": {

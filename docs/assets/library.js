@@ -407,6 +407,7 @@
     if (ui.count) ui.count.setAttribute("aria-live", "polite");
     var timer = null;
     input.addEventListener("input", function () {
+      root.setAttribute("data-il-ready", "pending");
       clearTimeout(timer);
       timer = setTimeout(function () { update({ query: input.value, page: 1 }, "replace"); }, 180);
     });
@@ -431,6 +432,7 @@
     var facet = button.getAttribute("data-facet");
     var id = button.getAttribute("data-term");
     if (action === "remove") toggle(facet, id);
+    else if (action === "clear-query") update({ query: "", page: 1 }, "push");
     else if (action === "clear") update({ query: "", filters: {}, page: 1 }, "push");
     else if (action === "suggest") {
       var query = state.query;
@@ -467,6 +469,18 @@
     node.hidden = false;
     node.appendChild(el("h2", { class: "il-panel__title", text: S.applied_filters }));
     var list = el("ul", { class: "il-chips" });
+    if (state.query) {
+      list.appendChild(el("li", {}, [el("button", {
+        type: "button",
+        class: "il-chip il-chip--query il-chip--applied",
+        "data-il-action": "clear-query",
+        "aria-label": format(S.remove_query, { q: state.query }),
+      }, [
+        el("span", { class: "il-chip__facet", text: S.query_label + " = " }),
+        document.createTextNode(state.query + " "),
+        el("span", { "aria-hidden": "true", text: "×" }),
+      ])]));
+    }
     facets.forEach(function (facet) {
       state.filters[facet].forEach(function (id) {
         var term = termIndex[facet + ":" + id];
@@ -612,10 +626,29 @@
   function run() {
     renderApplied();
     renderSuggestions();
+    root.setAttribute("data-il-ready", "pending");
     var ticket = ++serial;
-    return engine.search(state.query, effectiveFilters(), state.page).then(function (result) {
+    return ensureEngine().then(function (engine) {
+      return engine.search(state.query, effectiveFilters(), state.page);
+    }).then(function (result) {
       if (ticket === serial) renderResults(result);
     });
+  }
+
+  // The engine (Pagefind's index, or cases.js from disk) loads on the reader's first
+  // interaction, or at once when the URL asks for a filtered view: the unfiltered page is
+  // already rendered, so a reader who only browses downloads no search data.
+  var enginePromise = null;
+  function ensureEngine() {
+    if (!enginePromise) {
+      root.setAttribute("data-il-ready", "loading");
+      enginePromise = createEngine().then(function (created) {
+        engine = created;
+        root.setAttribute("data-il-engine", engine.name);
+        return engine;
+      });
+    }
+    return enginePromise;
   }
 
   window.addEventListener("popstate", function () {
@@ -628,20 +661,20 @@
   ui.input.value = state.query;
   renderApplied();
   renderSuggestions();
-  createEngine().then(function (created) {
-    engine = created;
-    root.setAttribute("data-il-engine", engine.name);
-    if (isEmpty(state)) {
-      // The static page already shows this view; only bring the facet counts in line.
-      return engine.search("", effectiveFilters(), 1, true).then(function (result) {
-        renderFacetCounts(result.counts);
-        root.setAttribute("data-il-ready", "true");
-        root.dispatchEvent(new CustomEvent("il:results", { detail: { state: state, result: result } }));
-      });
-    }
-    return run();
-  });
+  if (isEmpty(state)) {
+    root.setAttribute("data-il-ready", "true");
+    ui.input.addEventListener("focus", ensureEngine, { once: true });
+  } else {
+    run();
+  }
 
-  window.IncidentLibrary = { normalizeWord: normalizeWord, queryWords: queryWords, findTerms: findTerms,
-    search: function (query, filters, page) { return engine.search(query, filters || {}, page || 1); } };
+  window.IncidentLibrary = {
+    normalizeWord: normalizeWord,
+    queryWords: queryWords,
+    findTerms: findTerms,
+    engine: function () { return ensureEngine().then(function (e) { return e.name; }); },
+    search: function (query, filters, page) {
+      return ensureEngine().then(function (e) { return e.search(query, filters || {}, page || 1); });
+    },
+  };
 })();
