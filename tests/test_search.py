@@ -110,6 +110,17 @@ def test_recall_at_3_of_realistic_queries(chromium, base, lang):
     context.close()
 
 
+def test_recommended_filters_come_from_labels_and_aliases(chromium, base):
+    context, page, _ = open_library(chromium, base + "ko/index.html")
+    found = page.evaluate(
+        "q => IncidentLibrary.findTerms(q).map(m => m.facet + ':' + m.term.id)",
+        "GPU 드라이버 문제와 IB 링크, 쿠버네티스",
+    )
+    assert found == ["component:gpu-driver", "component:infiniband-fabric", "domain:kubernetes"]
+    assert page.evaluate("q => IncidentLibrary.findTerms(q).length", "library fibre") == 0
+    context.close()
+
+
 def test_korean_particles_are_stripped(chromium, base):
     context, page, _ = open_library(chromium, base + "ko/index.html")
     words = page.evaluate(
@@ -119,8 +130,12 @@ def test_korean_particles_are_stripped(chromium, base):
     context.close()
 
 
-def test_one_facet_two_facets_and_clear_all(chromium, base, library):
-    context, page, watch = open_library(chromium, base + "ko/index.html")
+@pytest.mark.parametrize(
+    ("lang", "count_format", "applied"),
+    [("ko", "사례 {}건", "적용된 필터"), ("en", "{} cases", "Applied filters")],
+)
+def test_one_facet_two_facets_and_clear_all(chromium, base, library, lang, count_format, applied):
+    context, page, watch = open_library(chromium, f"{base}{lang}/index.html")
     fabric = library.taxonomy.term("component", "infiniband-fabric")
     with_fabric = {i.id for i in library.cases_with(fabric)}
     # a cause that some, not all, of those cases share
@@ -134,8 +149,8 @@ def test_one_facet_two_facets_and_clear_all(chromium, base, library):
     wait_settled(page)
     assert query_params(page) == {"component": ["infiniband-fabric"]}
     assert set(cards(page)) == with_fabric
-    assert count_text(page) == f"사례 {len(with_fabric)}건"
-    assert page.inner_text("[data-il-applied]").startswith("적용된 필터")
+    assert count_text(page) == count_format.format(len(with_fabric))
+    assert page.inner_text("[data-il-applied]").startswith(applied)
 
     page.click(f'.il-library__facets a[data-facet="cause"][data-term="{second.id}"]')
     wait_settled(page)
@@ -148,7 +163,7 @@ def test_one_facet_two_facets_and_clear_all(chromium, base, library):
     page.click("button[data-il-action=clear]")
     wait_settled(page)
     assert query_params(page) == {}
-    assert count_text(page) == f"사례 {len(library.incidents)}건"
+    assert count_text(page) == count_format.format(len(library.incidents))
     assert page.is_hidden("[data-il-applied]")
     assert watch.errors == [] and watch.foreign_requests(base) == []
     context.close()
