@@ -100,6 +100,49 @@ _STRINGS: dict[str, dict[str, str]] = {
         "ko": "'{q}' 검색 결과입니다. 관련도 순입니다.",
         "en": "Results for '{q}', most relevant first.",
     },
+    "graph": {"ko": "그래프", "en": "Graph"},
+    "graph_intro": {
+        "ko": "현재 결과의 사례와 그 분류를 잇는 그래프입니다. "
+        "분류를 누르면 필터가 걸리고, 사례를 누르면 열립니다.",
+        "en": "Cases in the current results linked to their terms. "
+        "Select a term to filter by it, a case to open it.",
+    },
+    "graph_legend": {"ko": "범례", "en": "Legend"},
+    "graph_status": {
+        "ko": "사례 {cases}건, 분류 {terms}개를 그렸습니다.",
+        "en": "Showing {cases} cases and {terms} terms.",
+    },
+    "graph_capped": {
+        "ko": "사례가 많아 최근 {shown}건만 그렸습니다(전체 {total}건).",
+        "en": "Showing the newest {shown} of {total} cases.",
+    },
+    "graph_label": {
+        "ko": "사례와 분류의 그래프. 같은 내용은 아래 표에 있습니다.",
+        "en": "Graph of cases and terms; the table below has the same information.",
+    },
+    "kind_case": {"ko": "사례", "en": "Case"},
+    "pairs_caption": {
+        "ko": "가장 자주 함께 나오는 분류 쌍",
+        "en": "Term pairs that occur together most often",
+    },
+    "pairs_term": {"ko": "분류", "en": "Term"},
+    "pairs_with": {"ko": "함께 나오는 분류", "en": "Occurs with"},
+    "pairs_count": {"ko": "사례 수", "en": "Cases"},
+    "top_components": {
+        "ko": "이 사례들에서 가장 많이 나오는 구성 요소:",
+        "en": "Components that occur most in these cases:",
+    },
+    "matrix": {"ko": "함께 나오는 분류 표", "en": "Co-occurrence"},
+    "matrix_title": {"ko": "{rows} × {cols}", "en": "{rows} × {cols}"},
+    "matrix_intro": {
+        "ko": "각 칸은 두 분류가 함께 붙은 사례 수이고, 누르면 그 사례들을 보여 줍니다.",
+        "en": "Each cell counts the cases tagged with both terms; select it to see those cases.",
+    },
+    "matrix_other": {"ko": "다른 조합", "en": "Other pairs"},
+    "matrix_cell": {
+        "ko": "{row}와(과) {col}: 사례 {n}건",
+        "en": "{row} and {col}: {n} cases",
+    },
     "dropped_words": {
         "ko": "모든 검색어를 담은 사례가 없어 다음 단어는 빼고 찾았습니다: {words}",
         "en": "No case has every word; these were left out: {words}",

@@ -19,6 +19,7 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files, InclusionLevel
 
 from . import urls
+from .graph import graph_payload, layout_terms
 from .library import Library, build_library
 from .pages import Page, SiteOptions, build_pages
 from .project import ProjectPaths, check_project
@@ -73,10 +74,12 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
             # with the square of its size.
             inclusion = InclusionLevel.INCLUDED if page.in_nav else InclusionLevel.NOT_IN_NAV
             files.append(File.generated(config, page.src_uri, content="", inclusion=inclusion))
+        positions = layout_terms(self.library)
         for lang in LANGS:
             for name, payload in (
                 ("terms", terms_payload(self.library, lang)),
                 ("cases", cases_payload(self.library, lang)),
+                ("graph", graph_payload(self.library, lang, positions)),
             ):
                 content = as_script(name, payload)
                 files.append(File.generated(config, f"{lang}/search/{name}.js", content=content))

@@ -7,6 +7,7 @@ from types import MappingProxyType
 from typing import Any
 
 from . import urls
+from .graph import strongest_pairs
 from .i18n import t
 from .incident import Incident
 from .library import DESCRIPTIVE_FACETS, Library
@@ -88,6 +89,46 @@ def build_pages(library: Library, options: SiteOptions | None = None) -> list[Pa
             pages.append(_facet_page(library, facet, lang))
             for term in facet.terms:
                 pages.extend(_term_pages(library, term, lang, options))
+        pages.extend(_matrix_pages(library, lang))
+    return pages
+
+
+# Facet pairs shown as co-occurrence matrices, rows × columns.
+MATRICES: tuple[tuple[str, str], ...] = (
+    ("cause", "component"),
+    ("symptom", "cause"),
+    ("symptom", "component"),
+    ("cause", "contributing_factor"),
+    ("component", "contributing_factor"),
+)
+
+
+def _matrix_pages(library: Library, lang: str) -> list[Page]:
+    pages = []
+    for index, (rows_facet, cols_facet) in enumerate(MATRICES):
+        rows = sorted(library.used_terms(rows_facet), key=lambda t: (-library.count(t), t))
+        cols = sorted(library.used_terms(cols_facet), key=lambda t: (-library.count(t), t))
+        cells = {}
+        for incident in library.incidents:
+            for r in library.terms_of(incident, rows_facet):
+                for c in library.terms_of(incident, cols_facet):
+                    cells[(r.id, c.id)] = cells.get((r.id, c.id), 0) + 1
+        row_facet = library.taxonomy.facet(rows_facet)
+        col_facet = library.taxonomy.facet(cols_facet)
+        title = t("matrix_title", lang, rows=row_facet.label(lang), cols=col_facet.label(lang))
+        data = _freeze(
+            library=library,
+            row_facet=row_facet,
+            col_facet=col_facet,
+            rows=tuple(rows),
+            cols=tuple(cols),
+            cells=MappingProxyType(cells),
+            matrices=MATRICES,
+        )
+        url = urls.matrix(lang, rows_facet, cols_facet)
+        pages.append(
+            Page(url, lang, "matrix.html", title, data, t("matrix_intro", lang), in_nav=index == 0)
+        )
     return pages
 
 
@@ -110,6 +151,10 @@ def case_terms(library: Library, incident: Incident) -> tuple[tuple[Facet, tuple
 
 def _home_pages(library: Library, lang: str, options: SiteOptions) -> list[Page]:
     summary = facet_summary(library)
+    pairs = strongest_pairs(library)
+    top_components = tuple(
+        term for term, _ in dict(summary)[library.taxonomy.facet("component")][:5]
+    )
     pages = []
     for pagination, chunk in _paginate(
         library.incidents, options.page_size, lambda n: urls.home(lang, n)
@@ -117,7 +162,15 @@ def _home_pages(library: Library, lang: str, options: SiteOptions) -> list[Page]
         title = t("library", lang)
         if pagination.number > 1:
             title += f" ({t('page_n', lang, n=pagination.number)})"
-        data = _freeze(library=library, incidents=chunk, pagination=pagination, summary=summary)
+        data = _freeze(
+            library=library,
+            incidents=chunk,
+            pagination=pagination,
+            summary=summary,
+            pairs=pairs,
+            top_components=top_components,
+            options=options,
+        )
         pages.append(
             Page(
                 pagination.urls[pagination.number - 1],

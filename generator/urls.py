@@ -37,6 +37,10 @@ def term(lang: str, term_obj: Term, page: int = 1) -> str:
     return f"{lang}/{slug}/{term_obj.id}/{page}.html"
 
 
+def matrix(lang: str, rows: str, cols: str) -> str:
+    return f"{lang}/matrix/{rows.replace('_', '-')}-x-{cols.replace('_', '-')}.html"
+
+
 def about(lang: str) -> str:
     return f"{lang}/about.html"
 

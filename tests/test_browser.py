@@ -107,12 +107,18 @@ PAGES = [
     "ko/organization/acme/2.html",
     "en/about.html",
     "ko/about.html",
+    "en/matrix/cause-x-component.html",
+    "ko/index.html?graph=1&cause=gpu-failure",
 ]
 
 
 @pytest.mark.parametrize("url", PAGES)
 def test_axe_finds_no_serious_or_critical_violation(chromium, site, url):
-    context, page, _ = open_page(chromium, site.as_uri() + "/" + url + "?stay")
+    context, page, _ = open_page(
+        chromium, site.as_uri() + "/" + url + ("&" if "?" in url else "?") + "stay"
+    )
+    if "graph=1" in url:
+        page.wait_for_selector("[data-il-graph-canvas] svg")
     page.add_script_tag(path=str(AXE))
     result = page.evaluate("async () => JSON.stringify(await axe.run(document))")
     violations = [

@@ -237,3 +237,59 @@ def test_pagination_of_live_results(chromium, base, library):
     assert count_text(page) == f"{len(kubernetes)} cases"
     assert len(cards(page)) == min(20, len(kubernetes))
     context.close()
+
+
+def graph_kinds(page) -> dict[str, int]:
+    return page.evaluate(
+        """() => {
+          const kinds = {};
+          document.querySelectorAll('[data-il-graph-canvas] .il-node').forEach(n => {
+            const kind = [...n.classList].find(c => c.startsWith('il-node--')).slice(9);
+            kinds[kind] = (kinds[kind] || 0) + 1;
+          });
+          return kinds;
+        }"""
+    )
+
+
+def test_graph_shows_five_kinds_follows_filters_and_navigates(chromium, base, library):
+    context, page, watch = open_library(chromium, base + "ko/index.html")
+    page.click("[data-il-graph] > summary")
+    page.wait_for_selector("[data-il-graph-canvas] svg")
+    kinds = graph_kinds(page)
+    assert set(kinds) == {"case", "cause", "component", "symptom", "contributing_factor"}
+    assert kinds["case"] == len(library.incidents)
+    assert query_params(page) == {"graph": ["1"]}
+
+    # a term node applies its term as a filter, and the graph follows
+    page.click('[data-il-graph-canvas] .il-node--component[data-term="infiniband-fabric"]')
+    wait_settled(page)
+    page.wait_for_function(
+        "n => document.querySelectorAll('[data-il-graph-canvas] .il-node--case').length === n",
+        arg=len(library.cases_with(library.taxonomy.term("component", "infiniband-fabric"))),
+    )
+    assert query_params(page) == {"component": ["infiniband-fabric"], "graph": ["1"]}
+    assert graph_kinds(page)["case"] < kinds["case"]
+    top = page.inner_text("[data-il-top-components]")
+    assert "InfiniBand 패브릭" in top
+
+    # a case node opens the case (from the keyboard, as every node is a link)
+    page.focus(f'[data-il-graph-canvas] .il-node--case[data-case="{IMBUE}"]')
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"**/ko/cases/{IMBUE}.html")
+    assert watch.errors == [] and watch.foreign_requests(base) == []
+    context.close()
+
+
+def test_graph_follows_a_text_query(chromium, base):
+    context, page, _ = open_library(chromium, base + "en/index.html?graph=1")
+    page.wait_for_selector("[data-il-graph-canvas] svg")
+    page.fill("[data-il-query]", "InfiniBand cabling")
+    wait_settled(page)
+    page.wait_for_function(
+        "document.querySelectorAll('[data-il-graph-canvas] .il-node--case').length === 1"
+    )
+    assert page.get_attribute("[data-il-graph-canvas] .il-node--case", "data-case") == IMBUE
+    rows = page.locator("[data-il-pairs] tbody tr").count()
+    assert rows > 0
+    context.close()

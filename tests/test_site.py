@@ -253,3 +253,28 @@ def test_no_request_leaves_the_site(site):
 def test_case_pages_stay_small(site):
     sizes = [p.stat().st_size for p in (site / "ko" / "cases").glob("*.html")]
     assert max(sizes) < 40_000
+
+
+def test_cooccurrence_matrix_links_cells_to_the_filtered_view(site):
+    tree = page(site, "en/matrix/cause-x-component.html")
+    assert texts(tree, "h1") == ["Co-occurrence: Cause × Component"]
+    rows = texts(tree, "tbody th")
+    assert rows == ["Faulty change", "GPU failure"]
+    cell = tree.css_first('tbody tr:nth-child(2) td a[href*="component=gpu-driver"]')
+    assert cell.attributes["href"] == "../index.html?cause=gpu-failure&component=gpu-driver"
+    assert cell.text() == "7"  # odd-numbered Acme cases with n % 3 != 0: 1, 5, 7, 11, 13, 17, 19
+
+
+def test_home_shows_strongest_pairs_and_top_components(site):
+    tree = page(site, "ko/index.html")
+    first = tree.css_first("[data-il-pairs] tbody tr")
+    assert [a.text() for a in first.css("a")] + [first.css_first(".il-num").text()] == [
+        "학습 작업 실패",
+        "미검증 가정",
+        "22",
+    ]
+    assert texts(tree, "[data-il-top-components] .il-chip") == [
+        "GPU 드라이버",
+        "InfiniBand 패브릭",
+        "etcd",
+    ]

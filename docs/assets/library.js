@@ -205,6 +205,9 @@
           total: matches.length,
           counts: counts,
           items: matches.slice(start, start + PAGE_SIZE).map(function (m) { return m.item; }),
+          allIds: function (limit) {
+            return Promise.resolve(matches.slice(0, limit).map(function (m) { return m.item.id; }));
+          },
         });
       },
     });
@@ -239,6 +242,13 @@
               total: response.results.length,
               counts: response.filters || {},
               items: data.map(fromPagefind),
+              // For the graph: the ids of every result, which costs one fetch per result.
+              allIds: function (limit) {
+                var all = response.results.slice(0, limit).map(function (r) { return r.data(); });
+                return Promise.all(all).then(function (found) {
+                  return found.map(function (d) { return fromPagefind(d).id; });
+                });
+              },
             };
           });
         });
@@ -306,7 +316,12 @@
       }
     });
     var page = parseInt(params.get("page") || "1", 10);
-    return { query: params.get("q") || "", filters: filters, page: page > 0 ? page : 1 };
+    return {
+      query: params.get("q") || "",
+      filters: filters,
+      page: page > 0 ? page : 1,
+      graph: params.get("graph") === "1",
+    };
   }
 
   function stateUrl(state) {
@@ -316,6 +331,7 @@
       if (state.filters[facet] && state.filters[facet].length) params.set(facet, state.filters[facet].join(","));
     });
     if (state.page > 1) params.set("page", String(state.page));
+    if (state.graph) params.set("graph", "1");
     var search = params.toString();
     return location.pathname + (search ? "?" + search : "");
   }
@@ -323,6 +339,7 @@
   function isEmpty(state) {
     return !state.query && !Object.keys(state.filters).length && state.page === 1;
   }
+  // (the graph view flag is not part of the results, so it does not make a view "filtered")
 
   // ---- Rendering -----------------------------------------------------------------------
   function el(tag, attrs, children) {
@@ -419,7 +436,9 @@
   }
 
   function onFacetClick(event) {
-    var link = event.target.closest(".il-library__facets a[data-term], .il-card a[data-term]");
+    var link = event.target.closest(
+      ".il-library__facets a[data-term], .il-card a[data-term], [data-il-summary] a[data-term]"
+    );
     if (!link || event.metaKey || event.ctrlKey || event.shiftKey) return;
     event.preventDefault();
     toggle(link.getAttribute("data-facet"), link.getAttribute("data-term"));
@@ -549,6 +568,21 @@
     });
   }
 
+  function renderTopComponents(counts) {
+    var box = root.querySelector("[data-il-top-components]");
+    if (!box) return;
+    var top = Object.keys(counts)
+      .filter(function (id) { return counts[id] > 0 && termIndex["component:" + id]; })
+      .sort(function (a, b) {
+        return counts[b] - counts[a] || termIndex["component:" + a].label.localeCompare(termIndex["component:" + b].label);
+      })
+      .slice(0, 5);
+    var list = el("ul", { class: "il-chips" });
+    top.forEach(function (id) { list.appendChild(el("li", {}, [chip("component", id)])); });
+    box.textContent = "";
+    box.appendChild(list);
+  }
+
   function renderPagination(total) {
     var pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
     var nav = ui.pagination;
@@ -595,6 +629,7 @@
     result.items.forEach(function (item) { ui.cards.appendChild(card(item)); });
     renderPagination(total);
     renderFacetCounts(result.counts);
+    renderTopComponents(result.counts.component || {});
     root.setAttribute("data-il-ready", "true");
     root.dispatchEvent(new CustomEvent("il:results", { detail: { state: state, result: result } }));
   }
@@ -669,6 +704,14 @@
   }
 
   window.IncidentLibrary = {
+    toggle: toggle,
+    view: function () { return { graph: state.graph }; },
+    setView: function (view) {
+      if (!!view.graph !== state.graph) {
+        state = Object.assign({}, state, { graph: !!view.graph });
+        history.replaceState(null, "", stateUrl(state));
+      }
+    },
     normalizeWord: normalizeWord,
     queryWords: queryWords,
     findTerms: findTerms,
