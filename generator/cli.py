@@ -62,6 +62,48 @@ def _report(diagnostics: tuple[Diagnostic, ...], output_format: str) -> None:
         click.echo(line)
 
 
+def _load_library(root: Path):
+    """The validated library, or exit 1 with the problems that stop it from loading."""
+    from .library import build_library
+
+    checked = check_project(ProjectPaths.at(root), date.today())
+    errors = [d for d in checked.diagnostics if d.severity == "error"]
+    if errors or checked.taxonomy is None:
+        _report(tuple(errors), "text")
+        click.echo(f"the library has {len(errors)} error(s); run 'incidents check'", err=True)
+        sys.exit(1)
+    return build_library(checked.taxonomy, checked.result.incidents)
+
+
+@main.command()
+@ROOT_OPTION
+def status(root: Path) -> None:
+    """Translation coverage, and terms that no incident uses yet."""
+    from .report import status_lines
+
+    for line in status_lines(_load_library(root)):
+        click.echo(line)
+
+
+@main.command()
+@ROOT_OPTION
+@click.option("--format", "output_format", type=click.Choice(["text", "csv"]), default="text")
+def stats(root: Path, output_format: str) -> None:
+    """Number of incidents per facet and term."""
+    from .report import stats_lines, stats_rows
+
+    library = _load_library(root)
+    if output_format == "csv":
+        import csv
+
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(["facet", "term", "label_en", "label_ko", "incidents"])
+        writer.writerows(stats_rows(library))
+        return
+    for line in stats_lines(library):
+        click.echo(line)
+
+
 @main.command()
 @ROOT_OPTION
 @click.option("--check", "check_only", is_flag=True, help="Fail if the committed schema is stale.")

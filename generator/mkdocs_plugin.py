@@ -19,6 +19,7 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files, InclusionLevel
 
 from . import urls
+from .exports import api_files, atom_feed
 from .graph import graph_payload, layout_terms
 from .library import Library, build_library
 from .pages import Page, SiteOptions, build_pages
@@ -29,6 +30,7 @@ from .search_index import build_search_index
 
 log = logging.getLogger("mkdocs.plugins.incident_library")
 LANGS = ("ko", "en")
+DEFAULT_SITE_URL = "http://127.0.0.1:8000/"
 
 
 class PluginConfig(Config):
@@ -65,6 +67,7 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
             check_cluster_text=MappingProxyType(
                 {k: str(v) for k, v in extra.items() if k != "url"}
             ),
+            site_url=config.site_url or DEFAULT_SITE_URL,
         )
         self.pages = {}
         for page in build_pages(self.library, options):
@@ -83,6 +86,12 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
             ):
                 content = as_script(name, payload)
                 files.append(File.generated(config, f"{lang}/search/{name}.js", content=content))
+        site_url = config.site_url or DEFAULT_SITE_URL
+        outputs = dict(api_files(self.library))
+        for lang in LANGS:
+            outputs[f"{lang}/feed.xml"] = atom_feed(self.library, lang, site_url)
+        for path, content in sorted(outputs.items()):
+            files.append(File.generated(config, path, content=content))
         self.src_uris = {f.src_uri for f in files if f.is_documentation_page()}
         return files
 

@@ -7,6 +7,7 @@ from types import MappingProxyType
 from typing import Any
 
 from . import urls
+from .citation import cite
 from .graph import strongest_pairs
 from .i18n import t
 from .incident import Incident
@@ -24,6 +25,7 @@ class SiteOptions:
     check_cluster_text: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
     page_size: int = urls.PAGE_SIZE
     related_limit: int = 5
+    site_url: str = "http://127.0.0.1:8000/"
 
 
 @dataclass(frozen=True)
@@ -200,6 +202,7 @@ def _case_page(library: Library, incident: Incident, lang: str, options: SiteOpt
         related=library.related(incident, options.related_limit),
         options=options,
         facet_ids=FACETS,
+        citation=cite(library, incident, lang, options.site_url),
         index_names=sorted(
             {n for f in FACETS for t in library.terms_of(incident, f) for n in t.names()}
         ),

@@ -176,3 +176,35 @@ def test_broken_copy_of_the_imbue_incident_is_reported_precisely(tmp_path):
         f"component[{lines[index].count(',', 0, column)}]: unknown component term 'infiniband' "
         "(did you mean 'infiniband-fabric'?)"
     )
+
+
+def test_status_and_stats(project: Project):
+    project.add_incident()
+    project.add_incident(
+        "globex-x",
+        organization="globex",
+        occurred="2023-01-01",
+        url="https://e.com/g",
+        translate=False,
+    )
+    status = run("status", "--root", str(project.root))
+    assert status.exit_code == 0
+    lines = status.stdout.splitlines()
+    assert lines[:4] == [
+        "incidents: 2",
+        "Korean text: 1/2 (50%)",
+        "  missing: globex-x",
+        "English text: 2/2 (100%)",
+    ]
+    assert "  cause: hardware-failure (Hardware failure / 하드웨어 고장)" in lines
+    stats = run("stats", "--format", "csv", "--root", str(project.root))
+    assert "organization,acme,Acme,애크미,1" in stats.stdout.splitlines()
+    text = run("stats", "--root", str(project.root)).stdout
+    assert "cause (1/3 terms used)" in text
+
+
+def test_status_refuses_a_broken_library(project: Project):
+    project.add_incident(cause="[nope]")
+    result = run("status", "--root", str(project.root))
+    assert result.exit_code == 1
+    assert "unknown cause term 'nope'" in result.stdout

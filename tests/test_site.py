@@ -278,3 +278,77 @@ def test_home_shows_strongest_pairs_and_top_components(site):
         "InfiniBand 패브릭",
         "etcd",
     ]
+
+
+def test_json_exports_validate_against_their_schemas(site):
+    import json
+
+    import jsonschema
+
+    for name in ("incidents", "taxonomy"):
+        data = json.loads((site / "api" / f"{name}.json").read_text(encoding="utf-8"))
+        schema = json.loads((site / "api" / f"{name}.schema.json").read_text(encoding="utf-8"))
+        jsonschema.validate(data, schema)
+    incidents = json.loads((site / "api" / "incidents.json").read_text(encoding="utf-8"))
+    assert incidents["count"] == FIXTURE_CASES
+    first = incidents["incidents"][0]
+    assert first["id"] == "globex-etcd-outage"
+    assert set(first["texts"]) == {"en"}  # not translated yet
+    assert first["pages"] == {
+        "ko": "ko/cases/globex-etcd-outage.html",
+        "en": "en/cases/globex-etcd-outage.html",
+    }
+    assert first["terms"]["component"] == [
+        {"facet": "component", "id": "etcd", "label": {"ko": "etcd", "en": "etcd"}}
+    ]
+    assert first["sources"][0]["url"] == "https://example.com/globex"
+    front_matter = json.loads(
+        (site / "api" / "incident-front-matter.schema.json").read_text(encoding="utf-8")
+    )
+    assert "gpu-failure" in front_matter["properties"]["cause"]["items"]["enum"]
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_atom_feed_parses(site, lang):
+    import xml.etree.ElementTree as ET
+
+    atom = "{http://www.w3.org/2005/Atom}"
+    feed = ET.parse(site / lang / "feed.xml").getroot()
+    assert feed.tag == f"{atom}feed"
+    for required in ("id", "title", "updated"):
+        assert feed.find(f"{atom}{required}") is not None
+    entries = feed.findall(f"{atom}entry")
+    assert len(entries) == 20
+    first = entries[0]
+    assert (
+        first.find(f"{atom}link").attrib["href"].endswith(f"/{lang}/cases/globex-etcd-outage.html")
+    )
+    assert re.match(r"^\d{4}-\d\d-\d\dT00:00:00Z$", first.find(f"{atom}updated").text)
+    assert {c.attrib["term"] for c in first.findall(f"{atom}category")} >= {"component:etcd"}
+
+
+def test_sitemap_lists_pages_with_hreflang_alternates(site):
+    import xml.etree.ElementTree as ET
+
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
+    root = ET.parse(site / "sitemap.xml").getroot()
+    urls = {u.find("s:loc", ns).text: u for u in root.findall("s:url", ns)}
+    case = urls[f"http://127.0.0.1:8000/ko/cases/{CASE}.html"]
+    alternates = {
+        link.attrib["hreflang"]: link.attrib["href"] for link in case.findall("x:link", ns)
+    }
+    assert alternates == {
+        "ko": f"http://127.0.0.1:8000/ko/cases/{CASE}.html",
+        "en": f"http://127.0.0.1:8000/en/cases/{CASE}.html",
+        "x-default": "http://127.0.0.1:8000/index.html",
+    }
+
+
+def test_case_page_has_a_citation_block(site):
+    tree = page(site, f"en/cases/{CASE}.html")
+    permalink = f"http://127.0.0.1:8000/en/cases/{CASE}.html"
+    assert tree.css_first("#cite a").attributes["href"] == permalink
+    bibtex = tree.css_first(".il-cite__bibtex").text()
+    assert bibtex.startswith(f"@misc{{incident-library:{CASE},")
+    assert "howpublished = {\\url{" + permalink + "}}" in bibtex
+    assert tree.css_first(".il-cite__text").text().endswith(permalink)
