@@ -38,8 +38,8 @@ node_modules/.installed: package.json package-lock.json | test-tools
 
 ## test: the whole suite (lint, unit, build and browser tests)
 test: $(STAMP) test-tools node_modules/.installed
-	$(BIN)/ruff check generator tests bench
-	$(BIN)/ruff format --check generator tests bench
+	$(BIN)/ruff check generator tests bench scripts
+	$(BIN)/ruff format --check generator tests bench scripts
 	$(BIN)/python -m pytest
 
 clean:

@@ -50,7 +50,7 @@ def measure(site: Path, lang: str, query: str, runs: int) -> list[dict]:
             started = time.perf_counter()
             page.fill("[data-il-query]", query)
             page.wait_for_function(
-                "document.querySelector('[data-il-library]').dataset.ilReady === 'true'"
+                "() => document.querySelector('[data-il-library]').dataset.ilReady === 'true'"
             )
             first = time.perf_counter() - started
             page.wait_for_timeout(200)

@@ -8,6 +8,7 @@ another site builder later.
 from __future__ import annotations
 
 import logging
+import os
 from datetime import date
 from pathlib import Path
 from types import MappingProxyType
@@ -19,11 +20,13 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files, InclusionLevel
 
 from . import urls
+from .csp import with_policy
 from .exports import api_files, atom_feed
 from .graph import graph_payload, layout_terms
 from .library import Library, build_library
 from .pages import Page, SiteOptions, build_pages
 from .project import ProjectPaths, check_project
+from .publish import discard, publish, source_date_epoch, staging_dir
 from .render import render_page
 from .search_data import as_script, cases_payload, terms_payload
 from .search_index import build_search_index
@@ -40,10 +43,15 @@ class PluginConfig(Config):
 
 class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
     def __init__(self) -> None:
+        self.command: str | None = None
+        self.publish_to: Path | None = None
         self.library: Library | None = None
         self.pages: dict[str, Page] = {}
         self.src_uris: set[str] = set()
         self.paths: ProjectPaths | None = None
+
+    def on_startup(self, *, command, dirty) -> None:
+        self.command = command
 
     def on_config(self, config):
         root = Path(config.config_file_path or ".").parent
@@ -57,6 +65,14 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
             raise PluginError(f"the incident library has {len(errors)} error(s):\n{lines}")
         self.library = build_library(checked.taxonomy, checked.result.incidents)
         log.info("incident library: %d incidents", len(self.library.incidents))
+        # MkDocs stamps gzip headers with the clock unless SOURCE_DATE_EPOCH is set; the
+        # newest publication date in the library makes the same input give the same bytes.
+        os.environ.setdefault("SOURCE_DATE_EPOCH", str(source_date_epoch(self.library)))
+        if self.command in ("build", "gh-deploy"):
+            # Build into a staging folder beside site/ and swap it in only when the build
+            # succeeded, so a failed or interrupted build never damages the published site.
+            self.publish_to = Path(config.site_dir)
+            config.site_dir = str(staging_dir(self.publish_to))
         return config
 
     def on_files(self, files: Files, config) -> Files:
@@ -113,8 +129,21 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         return render_page(generated) if generated is not None else html
 
     def on_post_build(self, config) -> None:
-        """Index the built case pages with Pagefind, the last step of every build."""
+        """Index the built case pages with Pagefind, then publish the staged site."""
         build_search_index(Path(config.site_dir))
+        if self.publish_to is not None:
+            publish(Path(config.site_dir), self.publish_to)
+            config.site_dir = str(self.publish_to)
+
+    def on_build_error(self, *, error) -> None:
+        if self.publish_to is not None:
+            discard(self.publish_to.parent / f".{self.publish_to.name}.building-{os.getpid()}")
+
+    def on_post_page(self, output, page, config):
+        return with_policy(output)
+
+    def on_post_template(self, output_content, template_name, config):
+        return with_policy(output_content) if template_name.endswith(".html") else output_content
 
     def on_serve(self, server, config, builder):
         assert self.paths is not None

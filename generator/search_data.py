@@ -39,7 +39,7 @@ def terms_payload(library: Library, lang: str) -> dict:
         facet = library.taxonomy.facet(facet_id)
         terms = []
         for term in facet.terms:
-            names = sorted({name for name in term.names() if name}, key=str.casefold)
+            names = sorted({name for name in term.names() if name}, key=lambda n: (n.casefold(), n))
             terms.append(
                 {
                     "id": term.id,

@@ -30,9 +30,26 @@ def build_search_index(site_dir: Path) -> int:
 
 async def _index(site_dir: Path) -> int:
     config = IndexConfig(output_path=str(site_dir / "pagefind"), verbose=False)
+    count = 0
     async with PagefindIndex(config) as index:
-        result = await index.add_directory(str(site_dir))
-        count = int(result.get("page_count", 0))
+        # One file at a time, in a fixed order: Pagefind's own directory walk is parallel, and
+        # the order it meets pages in changes the bytes of its index between builds.
+        for path in sorted(site_dir.rglob("*.html")):
+            relative = path.relative_to(site_dir).as_posix()
+            html = path.read_text(encoding="utf-8")
+            if "data-pagefind-body" not in html:
+                continue
+            await index.add_html_file(content=html, url="/" + relative)
+            count += 1
+    for unused in (
+        "pagefind-ui",
+        "pagefind-component-ui",
+        "pagefind-modular-ui",
+        "pagefind-highlight",
+    ):
+        # Pagefind's own interfaces; the library has its own, so they would only add bytes.
+        for path in (site_dir / "pagefind").glob(unused + ".*"):
+            path.unlink()
     if count == 0:
         raise SearchIndexError(f"Pagefind indexed no pages in {site_dir}")
     log.info("search index: %d pages", count)

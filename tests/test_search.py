@@ -66,7 +66,9 @@ def open_library(chromium, url):
 
 
 def wait_settled(page):
-    page.wait_for_function("document.querySelector('[data-il-library]').dataset.ilReady === 'true'")
+    page.wait_for_function(
+        "() => document.querySelector('[data-il-library]').dataset.ilReady === 'true'"
+    )
     page.wait_for_timeout(350)  # past the input debounce and one search round trip
 
 
@@ -287,7 +289,7 @@ def test_graph_follows_a_text_query(chromium, base):
     page.fill("[data-il-query]", "InfiniBand cabling")
     wait_settled(page)
     page.wait_for_function(
-        "document.querySelectorAll('[data-il-graph-canvas] .il-node--case').length === 1"
+        "() => document.querySelectorAll('[data-il-graph-canvas] .il-node--case').length === 1"
     )
     assert page.get_attribute("[data-il-graph-canvas] .il-node--case", "data-case") == IMBUE
     rows = page.locator("[data-il-pairs] tbody tr").count()
