@@ -75,6 +75,25 @@ def _load_library(root: Path):
     return build_library(checked.taxonomy, checked.result.incidents)
 
 
+@main.command("check-links")
+@click.argument("site", type=click.Path(file_okay=False, path_type=Path), default=Path("site"))
+def check_links(site: Path) -> None:
+    """Check that every internal link and anchor of a built SITE resolves."""
+    from .site_check import broken_links
+
+    if not site.is_dir():
+        click.echo(f"{site}: no such folder; build the site first (incidents build)", err=True)
+        sys.exit(1)
+    broken = broken_links(site)
+    for line in broken:
+        click.echo(line)
+    pages = sum(1 for _ in site.rglob("*.html"))
+    if broken:
+        click.echo(f"{len(broken)} broken link(s) in {pages} pages", err=True)
+        sys.exit(1)
+    click.echo(f"ok: every internal link and anchor of {pages} pages resolves", err=True)
+
+
 @main.command()
 @ROOT_OPTION
 def status(root: Path) -> None:
@@ -197,7 +216,7 @@ def new(
 
 @main.command()
 @ROOT_OPTION
-@click.option("--strict/--no-strict", default=True, show_default=True)
+@click.option("--strict", is_flag=True, help="Fail on warnings (such as a missing translation).")
 @click.option("--site-dir", type=click.Path(file_okay=False, path_type=Path), default=None)
 def build(root: Path, strict: bool, site_dir: Path | None) -> None:
     """Validate, then build the site with MkDocs (same result as `mkdocs build`)."""

@@ -45,6 +45,7 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
     def __init__(self) -> None:
         self.command: str | None = None
         self.publish_to: Path | None = None
+        self.staged: Path | None = None
         self.library: Library | None = None
         self.pages: dict[str, Page] = {}
         self.src_uris: set[str] = set()
@@ -129,15 +130,22 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         return render_page(generated) if generated is not None else html
 
     def on_post_build(self, config) -> None:
-        """Index the built case pages with Pagefind, then publish the staged site."""
+        """Index the built case pages with Pagefind, the last step of every build."""
         build_search_index(Path(config.site_dir))
-        if self.publish_to is not None:
-            publish(Path(config.site_dir), self.publish_to)
-            config.site_dir = str(self.publish_to)
+        self.staged = Path(config.site_dir) if self.publish_to is not None else None
 
     def on_build_error(self, *, error) -> None:
+        # Also reached when --strict turns warnings into a failure after on_post_build.
+        self.staged = None
         if self.publish_to is not None:
             discard(self.publish_to.parent / f".{self.publish_to.name}.building-{os.getpid()}")
+
+    def on_shutdown(self) -> None:
+        """Publish the staged site: only now is the build known to have succeeded."""
+        if self.publish_to is not None and self.staged is not None:
+            publish(self.staged, self.publish_to)
+            log.info("published %s", self.publish_to)
+        self.staged = None
 
     def on_post_page(self, output, page, config):
         return with_policy(output)

@@ -6,6 +6,7 @@ import xml.etree.ElementTree as ET
 from functools import lru_cache
 
 import markdown
+import nh3
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
@@ -28,8 +29,6 @@ class _SafeLinks(Treeprocessor):
                     if not href.lower().startswith(SAFE_SCHEMES):
                         child.attrib.pop("href", None)
                         child.tag = "span"
-                    else:
-                        child.set("rel", "noopener noreferrer")
 
 
 class _NoRawHtml(Extension):
@@ -46,8 +45,52 @@ def _converter() -> markdown.Markdown:
     return markdown.Markdown(extensions=["sane_lists", _NoRawHtml()], output_format="html")
 
 
+# What prose may contain once rendered; everything else is removed by nh3 (Ammonia).
+ALLOWED_TAGS = {
+    "p",
+    "br",
+    "hr",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "ul",
+    "ol",
+    "li",
+    "strong",
+    "em",
+    "b",
+    "i",
+    "code",
+    "pre",
+    "blockquote",
+    "a",
+    "span",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+    "del",
+    "sup",
+    "sub",
+}
+ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "ol": {"start"}, "th": {"align"}, "td": {"align"}}
+
+
 def to_html(text: str) -> str:
-    """Render a section's Markdown (its `###` sub-headings sit below the section's `<h2>`)."""
+    """Render a section's Markdown (its `###` sub-headings sit below the section's `<h2>`).
+
+    Raw HTML is already shown as text by the converter; nh3 then enforces the allowlist on the
+    result as a second, independent line of defence."""
     converter = _converter()
     converter.reset()
-    return converter.convert(text)
+    html = converter.convert(text)
+    return nh3.clean(
+        html,
+        tags=ALLOWED_TAGS,
+        attributes=ALLOWED_ATTRIBUTES,
+        url_schemes={"http", "https", "mailto"},
+        link_rel="noopener noreferrer",
+    )

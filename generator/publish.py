@@ -47,7 +47,15 @@ def _alive(pid: int) -> bool:
         return False
     except PermissionError:
         return True
-    return True
+    # A killed build whose parent died too may linger as a zombie until something reaps it.
+    status = Path(f"/proc/{pid}/status")
+    try:
+        state = next(
+            (line for line in status.read_text().splitlines() if line.startswith("State:")), ""
+        )
+    except OSError:
+        return True
+    return "Z" not in state.split()[1:2]
 
 
 def source_date_epoch(library: Library) -> int:

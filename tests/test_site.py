@@ -211,29 +211,27 @@ def test_material_interface_text_follows_the_page_language(site):
 
 
 def test_every_internal_link_and_anchor_resolves(site):
-    # 404.html is served by web servers at any path, so Material gives it absolute links.
-    pages = {
-        p.relative_to(site).as_posix(): HTMLParser(p.read_text(encoding="utf-8"))
-        for p in site.rglob("*.html")
-        if p.name != "404.html"
-    }
-    ids = {url: {n.attributes.get("id") for n in tree.css("[id]")} for url, tree in pages.items()}
-    broken = []
-    for url, tree in pages.items():
-        for node in tree.css("a[href], link[href], script[src], img[src]"):
-            ref = node.attributes.get("href") or node.attributes.get("src")
-            parts = urlsplit(ref)
-            if parts.scheme in ("http", "https", "mailto") or ref.startswith("data:"):
-                continue
-            target = resolve(url, parts.path) if parts.path else url
-            if not (site / target).exists() or (
-                parts.fragment
-                and target.endswith(".html")
-                and parts.fragment not in ids.get(target, ())
-                and not parts.fragment.startswith("__")  # Material's own drawer and search toggles
-            ):
-                broken.append(f"{url}: {ref}")
-    assert broken == []
+    from generator.site_check import broken_links
+
+    assert broken_links(site) == []
+
+
+def test_link_checker_finds_broken_links_and_anchors(tmp_path):
+    from generator.site_check import broken_links
+
+    (tmp_path / "ko").mkdir()
+    (tmp_path / "ko" / "a.html").write_text(
+        '<a href="b.html#there">ok</a><a href="b.html#nowhere">anchor</a>'
+        '<a href="missing.html">file</a><a href="https://example.com/x">external</a>'
+        '<a href="#__drawer">toggle</a><img src="../../outside.png">',
+        encoding="utf-8",
+    )
+    (tmp_path / "ko" / "b.html").write_text('<h2 id="there">x</h2>', encoding="utf-8")
+    assert broken_links(tmp_path) == [
+        "ko/a.html: ../../outside.png",
+        "ko/a.html: b.html#nowhere",
+        "ko/a.html: missing.html",
+    ]
 
 
 def test_no_request_leaves_the_site(site):

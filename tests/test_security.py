@@ -1,0 +1,193 @@
+"""Hostile content from an unknown contributor never runs in a reader's browser."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from browser import CHROMIUM, CHROMIUM_ARGS, PageWatch, serve
+from conftest import BODY_EN, TODAY, Project, incident_text, translation_text
+from playwright.sync_api import sync_playwright
+from selectolax.lexbor import LexborHTMLParser as HTMLParser
+from sitebuild import build_fixture_site, write_fixture_library
+
+from generator.incident import CaseText, Incident, IncidentMeta, Section, Source
+from generator.library import build_library
+from generator.load import parse_yaml
+from generator.pages import build_pages
+from generator.project import ProjectPaths, check_project
+from generator.render import render_page
+from generator.taxonomy import build_taxonomy
+
+HOSTILE = "acme-hostile"
+HOSTILE_BODY = BODY_EN.replace(
+    "Jobs {name} stopped.",
+    "Jobs stopped.\n\n"
+    "<script>window.__pwned = 'script'</script>\n\n"
+    '<img src="x" onerror="window.__pwned = \'onerror\'">\n\n'
+    "[click me](javascript:window.__pwned='markdown-link') and <javascript:window.__pwned='autolink'>\n\n"
+    "<a href=\"javascript:window.__pwned='raw-link'\">raw link</a>\n\n"
+    "<iframe src=\"javascript:window.__pwned='iframe'\"></iframe>\n\n"
+    "[data](data:text/html,<script>window.__pwned='data'</script>)\n\n"
+    "<svg onload=\"window.__pwned='svg'\"></svg> <details open ontoggle=\"window.__pwned='toggle'\">x</details>\n\n"
+    '![img](https://example.com/x.png "title")',
+)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    project = Project(tmp_path_factory.mktemp("hostile") / "project")
+    write_fixture_library(project)
+    project.add_incident(
+        HOSTILE, url="https://example.com/hostile", occurred="2024-03-02", body=HOSTILE_BODY
+    )
+    return build_fixture_site(project.root)
+
+
+def test_hostile_markup_is_shown_as_text_not_markup(site):
+    tree = HTMLParser((site / "en" / "cases" / f"{HOSTILE}.html").read_text(encoding="utf-8"))
+    article = tree.css_first("article.il-case")
+    assert article.css("script, iframe, svg, img, details") == []
+    for node in article.css("*"):
+        assert not any(name.startswith("on") for name in node.attributes), node.html
+        href = node.attributes.get("href") or ""
+        assert not href.lower().startswith(("javascript:", "data:")), node.html
+    text = article.css_first("#symptoms").text()
+    assert "<script>window.__pwned = 'script'</script>" in text  # readable, inert
+    assert "click me" in text
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.mark.parametrize("transport", ["http", "file"])
+def test_nothing_executes_in_the_browser(chromium, site, transport):
+    def run(base: str) -> None:
+        context = chromium.new_context()
+        page = context.new_page()
+        dialogs: list[str] = []
+        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        watch = PageWatch(page)
+        page.goto(f"{base}en/cases/{HOSTILE}.html")
+        page.wait_for_timeout(300)
+        for link in page.locator(
+            "article.il-case #symptoms a, article.il-case #symptoms span"
+        ).all():
+            link.click(timeout=2000)
+        page.wait_for_timeout(200)
+        assert page.evaluate("() => window.__pwned === undefined")
+        assert dialogs == []
+        assert [e for e in watch.errors if "Content Security Policy" in e] == []
+        assert watch.foreign_requests(base) == []
+        context.close()
+
+    if transport == "file":
+        run(site.as_uri() + "/")
+    else:
+        with serve(site) as base:
+            run(base)
+
+
+def test_every_page_carries_a_policy_without_unsafe_inline(site):
+    for path in site.rglob("*.html"):
+        html = path.read_text(encoding="utf-8")
+        head = html[: html.index("</head>")]
+        assert '<meta http-equiv="Content-Security-Policy"' in head, path
+        assert "unsafe-inline" not in head and "unsafe-eval'" not in head.replace(
+            "wasm-unsafe-eval", ""
+        ), path
+        assert (
+            " on" not in "".join(HTMLParser(html).css_first("body").html.split('"'))[:0]
+        )  # structure only
+
+
+@pytest.mark.parametrize(
+    ("field", "kwargs", "expected"),
+    [
+        (
+            "title",
+            {"title": "<img src=x onerror=alert(1)>"},
+            "3:8: title: HTML tags are not allowed here; write plain text",
+        ),
+        (
+            "url",
+            {"url": "javascript:alert(1)"},
+            "18:10: sources[0].url: 'javascript:alert(1)' is not an http(s) URL",
+        ),
+    ],
+)
+def test_validator_rejects_markup_and_script_urls_in_fields(project, field, kwargs, expected):
+    project.add_incident(**kwargs)
+    lines = [d.format() for d in check_project(ProjectPaths.at(project.root), TODAY).diagnostics]
+    assert f"incidents/acme-gpu-outage.md:{expected}" in lines
+
+
+def test_validator_rejects_markup_in_source_titles_and_aliases(project):
+    project.write(
+        "incidents/acme-gpu-outage.md",
+        incident_text().replace('title: "Postmortem"', 'title: "<script>alert(1)</script>"'),
+    )
+    project.write("incidents/acme-gpu-outage.ko.md", translation_text())
+    taxonomy = (project.root / "taxonomy.yml").read_text(encoding="utf-8")
+    project.write(
+        "taxonomy.yml",
+        taxonomy.replace(
+            "aliases: {ko: [인피니밴드], en: [IB]}",
+            'aliases: {ko: [인피니밴드], en: ["<b onmouseover=x>IB</b>"]}',
+        ),
+    )
+    lines = [d.format() for d in check_project(ProjectPaths.at(project.root), TODAY).diagnostics]
+    assert lines == [
+        "taxonomy.yml:58:37: facets[4].terms[1].aliases.en[0]: HTML tags are not allowed here; write plain text"
+    ]
+    project.write("taxonomy.yml", taxonomy)
+    lines = [d.format() for d in check_project(ProjectPaths.at(project.root), TODAY).diagnostics]
+    assert lines == [
+        "incidents/acme-gpu-outage.md:19:12: sources[0].title: HTML tags are not allowed here; write plain text"
+    ]
+
+
+def test_templates_escape_whatever_reaches_them():
+    """Even a value that skipped validation is printed as text: autoescaping is always on."""
+    from conftest import TAXONOMY
+
+    taxonomy = build_taxonomy(parse_yaml(TAXONOMY, "taxonomy.yml"), "taxonomy.yml")
+    evil = '<script>window.__pwned=1</script>"><img src=x onerror=alert(1)>'
+    meta = IncidentMeta.model_construct(
+        id="evil",
+        title=evil,
+        summary=evil,
+        lang="en",
+        occurred="2024",
+        ended=None,
+        published="2024",
+        organization="acme",
+        domain=("ai-infra",),
+        symptom=("service-outage",),
+        cause=("gpu-failure",),
+        component=("etcd",),
+        contributing_factor=(),
+        scale=None,
+        sources=(
+            Source.model_construct(
+                url="https://e.com/" + evil, title=evil, publisher=evil, date="2024"
+            ),
+        ),
+    )
+    sections = tuple(
+        Section(key, "text", 1)
+        for key in ("symptoms", "trigger", "detection", "actions", "follow_ups", "lessons")
+    )
+    incident = Incident(
+        meta, "incidents/evil.md", (CaseText("en", evil, evil, sections, "incidents/evil.md"),)
+    )
+    library = build_library(taxonomy, [incident])
+    page = next(p for p in build_pages(library) if p.template == "case.html" and p.lang == "en")
+    html = render_page(page)
+    assert "<script>window.__pwned" not in html and "<img src=x" not in html
+    assert "&lt;script&gt;window.__pwned=1&lt;/script&gt;" in html
