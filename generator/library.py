@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
@@ -9,6 +10,7 @@ from .incident import Incident
 from .taxonomy import FACETS, Taxonomy, Term
 from .text import date_key
 
+RELATED_POOL = 400
 # Facets that describe what went wrong; these drive "related cases" and co-occurrence.
 DESCRIPTIVE_FACETS: tuple[str, ...] = ("symptom", "cause", "component", "contributing_factor")
 
@@ -51,14 +53,24 @@ class Library:
         return tuple(t for facet in DESCRIPTIVE_FACETS for t in self.terms_of(incident, facet))
 
     def related(self, incident: Incident, limit: int = 5) -> tuple[Related, ...]:
-        """Other incidents ranked by how many descriptive terms they share with this one."""
+        """Other incidents ranked by how many descriptive terms they share with this one.
+
+        Rare terms say more than common ones, so each shared term counts 1 plus a small bonus
+        for rarity (which only breaks ties). For terms that thousands of cases share, only the
+        newest RELATED_POOL of them are candidates: that bounds the work on a large library, and a
+        case that shares nothing but very common terms is a weak "related" case anyway."""
         own = self.descriptive_terms(incident)
-        scores: Counter[str] = Counter()
+        total = max(len(self.incidents), 1)
+        scores: dict[str, float] = {}
         for term in own:
-            for other in self.cases_with(term):
+            cases = self.cases_with(term)
+            bonus = 1.0 - len(cases) / total
+            for other in cases[:RELATED_POOL]:
                 if other.id != incident.id:
-                    scores[other.id] += 1
-        ranked = sorted(scores, key=lambda i: (-scores[i], newest_first(self._by_id[i])))
+                    scores[other.id] = scores.get(other.id, 0.0) + 1.0 + bonus * 0.01
+        ranked = heapq.nsmallest(
+            limit, scores, key=lambda i: (-scores[i], newest_first(self._by_id[i]))
+        )
         out = []
         own_keys = {t.key for t in own}
         for other_id in ranked[:limit]:
