@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 from datetime import date
 from pathlib import Path
 from types import MappingProxyType
@@ -25,6 +26,7 @@ from .exports import api_files, atom_feed
 from .graph import graph_payload, layout_terms
 from .library import Library, build_library
 from .pages import Page, SiteOptions, build_pages
+from .preview import library_digests, touched_pages
 from .project import ProjectPaths, check_project
 from .publish import discard, publish, source_date_epoch, staging_dir
 from .render import render_page
@@ -34,6 +36,12 @@ from .search_index import build_search_index
 log = logging.getLogger("mkdocs.plugins.incident_library")
 LANGS = ("ko", "en")
 DEFAULT_SITE_URL = "http://127.0.0.1:8000/"
+PROGRESS_EVERY = 2000
+
+
+def _progress_wanted() -> bool:
+    """Progress lines on a terminal, or when asked (INCIDENTS_PROGRESS=1); CI logs stay short."""
+    return os.environ.get("INCIDENTS_PROGRESS") == "1" or sys.stderr.isatty()
 
 
 class PluginConfig(Config):
@@ -41,9 +49,22 @@ class PluginConfig(Config):
     taxonomy = c.Type(str, default="taxonomy.yml")
 
 
+class GeneratedFile(File):
+    """A generated page that knows whether the last edit touched it (for `serve --dirty`)."""
+
+    touched = True
+
+    def is_modified(self) -> bool:
+        return self.touched
+
+
 class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
     def __init__(self) -> None:
         self.command: str | None = None
+        self.dirty = False
+        self.digests: dict[str, str] | None = None
+        self.previous: Library | None = None
+        self.rendered = 0
         self.publish_to: Path | None = None
         self.staged: Path | None = None
         self.library: Library | None = None
@@ -53,6 +74,7 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
 
     def on_startup(self, *, command, dirty) -> None:
         self.command = command
+        self.dirty = dirty
 
     def on_config(self, config):
         root = Path(config.config_file_path or ".").parent
@@ -87,13 +109,21 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
             site_url=config.site_url or DEFAULT_SITE_URL,
         )
         self.pages = {}
-        for page in build_pages(self.library, options):
+        pages = build_pages(self.library, options)
+        touched = None
+        if self.command == "serve" and self.dirty:
+            touched = touched_pages(self.digests, self.library, self.previous, pages)
+            log.info("preview: rebuilding %d of %d generated pages", len(touched), len(pages))
+        self.digests, self.previous = library_digests(self.library), self.library
+        for page in pages:
             self.pages[page.src_uri] = page
             # Case and term pages are reached through lists, never the navigation: Material
             # renders the navigation into every page, so listing them would grow the site
             # with the square of its size.
             inclusion = InclusionLevel.INCLUDED if page.in_nav else InclusionLevel.NOT_IN_NAV
-            files.append(File.generated(config, page.src_uri, content="", inclusion=inclusion))
+            file = GeneratedFile.generated(config, page.src_uri, content="", inclusion=inclusion)
+            file.touched = touched is None or page.src_uri in touched
+            files.append(file)
         positions = layout_terms(self.library)
         for lang in LANGS:
             for name, payload in (
@@ -127,11 +157,22 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
 
     def on_page_content(self, html, page, config, files):
         generated = self.pages.get(page.file.src_uri)
-        return render_page(generated) if generated is not None else html
+        if generated is None:
+            return html
+        self.rendered += 1
+        if self.rendered % PROGRESS_EVERY == 0 and _progress_wanted():
+            log.info("rendered %d of %d generated pages", self.rendered, len(self.pages))
+        return render_page(generated)
 
     def on_post_build(self, config) -> None:
-        """Index the built case pages with Pagefind, the last step of every build."""
-        build_search_index(Path(config.site_dir))
+        """Index the built case pages with Pagefind, the last step of every build.
+
+        Not while previewing: re-indexing every case on each edit would cost seconds, and the
+        library page searches the same cases from cases.js when Pagefind is absent."""
+        log.info("rendered %d generated pages", self.rendered)
+        self.rendered = 0
+        if self.command != "serve":
+            build_search_index(Path(config.site_dir))
         self.staged = Path(config.site_dir) if self.publish_to is not None else None
 
     def on_build_error(self, *, error) -> None:

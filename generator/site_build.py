@@ -28,11 +28,13 @@ def build_site(paths: ProjectPaths, strict: bool = False, site_dir: Path | None 
 
 
 def serve_site(paths: ProjectPaths, dev_addr: str) -> int:
+    # --dirty: after the first build, only the pages an edit touches are rebuilt (preview.py)
     command = [
         sys.executable,
         "-m",
         "mkdocs",
         "serve",
+        "--dirty",
         "-f",
         str(paths.root / "mkdocs.yml"),
         "-a",

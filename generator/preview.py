@@ -1,0 +1,58 @@
+"""Live preview: which generated pages an edit touches, so `serve --dirty` rebuilds only those.
+
+Pure. A page is rebuilt when its own incident changed, when it lists incidents (library homes,
+facet pages, matrices, the terms of a changed incident), or when the taxonomy changed. Other case
+pages may show a stale "related cases" title until the next full build; that is the preview's
+trade for an edit showing in a second or two on a large library.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from .incident import Incident
+from .library import Library
+from .pages import Page
+from .taxonomy import FACETS
+
+LISTING_TEMPLATES = frozenset({"home.html", "facet.html", "matrix.html", "root.html"})
+
+
+def incident_digest(incident: Incident) -> str:
+    parts = [incident.meta.model_dump_json()]
+    for text in incident.texts:
+        parts += [text.lang, text.title, text.summary, *(s.markdown for s in text.sections)]
+    return hashlib.sha256("\x00".join(parts).encode("utf-8")).hexdigest()
+
+
+def library_digests(library: Library) -> dict[str, str]:
+    """Incident id -> digest of its content, plus the taxonomy under the key ''."""
+    digests = {i.id: incident_digest(i) for i in library.incidents}
+    digests[""] = hashlib.sha256(repr(library.taxonomy).encode("utf-8")).hexdigest()
+    return digests
+
+
+def touched_pages(
+    before: dict[str, str] | None, library: Library, previous: Library | None, pages: list[Page]
+) -> set[str]:
+    """Source URIs of the pages to rebuild after an edit (all of them the first time)."""
+    after = library_digests(library)
+    if before is None or previous is None or before.get("") != after[""]:
+        return {p.src_uri for p in pages}
+    changed = {i for i in set(before) | set(after) if before.get(i) != after.get(i)}
+    if not changed:
+        return set()
+    terms = set()
+    for lib in (previous, library):
+        for incident_id in changed:
+            if incident_id in lib._by_id:
+                incident = lib.incident(incident_id)
+                terms |= {(f, t) for f in FACETS for t in incident.term_ids(f)}
+    touched = set()
+    for page in pages:
+        lists_cases = page.template in LISTING_TEMPLATES
+        own_case = page.template == "case.html" and page.data["incident"].id in changed
+        own_term = page.template == "term.html" and page.data["term"].key in terms
+        if lists_cases or own_case or own_term:
+            touched.add(page.src_uri)
+    return touched
