@@ -111,12 +111,15 @@ class Heading:
     line: int
 
 
-_HEADING = re.compile(r"^##[ \t]+(.+?)[ \t#]*$")
 _FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)")
 
 
 def split_sections(body: str, first_line: int) -> tuple[str, list[tuple[Heading, str]]]:
-    """Split a body at its `## ` headings (outside code fences): (preamble, [(heading, text)])."""
+    """Split a body at its `## ` headings (outside code fences): (preamble, [(heading, text)]).
+
+    Headings are read without a regular expression: a pattern such as `^##[ \\t]+(.+?)[ \\t#]*$`
+    backtracks quadratically on a long run of spaces, which a hostile file can use to stall a build.
+    """
     preamble: list[str] = []
     parts: list[tuple[Heading, list[str]]] = []
     fence: str | None = None
@@ -124,14 +127,27 @@ def split_sections(body: str, first_line: int) -> tuple[str, list[tuple[Heading,
         marker = _FENCE.match(line)
         if marker:
             fence = None if fence == marker.group(1) else (fence or marker.group(1))
-        match = None if fence or marker else _HEADING.match(line)
-        if match:
-            parts.append((Heading(match.group(1).strip(), first_line + offset), []))
+        heading = None if fence or marker else _heading_text(line)
+        if heading is not None:
+            parts.append((Heading(heading, first_line + offset), []))
         elif parts:
             parts[-1][1].append(line)
         else:
             preamble.append(line)
     return "\n".join(preamble).strip(), [(h, "\n".join(text).strip()) for h, text in parts]
+
+
+def _heading_text(line: str) -> str | None:
+    """The text of a `## ` heading line (trailing blanks and closing `#`s removed), else None."""
+    if not line.startswith("##"):
+        return None
+    rest = line[2:]
+    content = rest.lstrip(" \t")
+    if len(content) == len(rest):
+        return None  # "###" or "##text": not a level-two heading
+    if not content:
+        return "" if len(rest) >= 2 else None
+    return (content.rstrip(" \t#") or content[0]).strip()
 
 
 @dataclass(frozen=True)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, capped, ordered
 from .load import (
     LoadError,
     MarkdownFile,
@@ -18,6 +19,9 @@ from .load import (
 )
 from .taxonomy import Taxonomy, build_taxonomy
 from .validate import ValidationResult, validate_incidents
+
+# Problems reported per file; past this, one line says how many more there are.
+MAX_DIAGNOSTICS_PER_FILE = 100
 
 
 @dataclass(frozen=True)
@@ -34,11 +38,20 @@ class ProjectPaths:
         return cls(root, root / taxonomy, root / incidents)
 
     def display(self, path: Path) -> str:
-        """A path as contributors see it: relative to the project root, with forward slashes."""
+        """A path as contributors see it: relative to the project root, with forward slashes.
+
+        A symbolic link is shown where it is, not where it points. Bytes in a file name that are
+        not UTF-8 are shown as U+FFFD.
+        """
+        absolute = Path(os.path.normpath(path.absolute()))
         try:
-            return path.resolve().relative_to(self.root).as_posix()
+            shown = absolute.relative_to(self.root).as_posix()
         except ValueError:
-            return os.path.relpath(path, self.root).replace(os.sep, "/")
+            try:
+                shown = path.resolve().relative_to(self.root).as_posix()
+            except ValueError:
+                shown = os.path.relpath(path, self.root).replace(os.sep, "/")
+        return re.sub("[\ud800-\udfff]", "\ufffd", shown)  # os.fsdecode's escaped bytes
 
 
 @dataclass(frozen=True)
@@ -62,6 +75,9 @@ def load_taxonomy(paths: ProjectPaths) -> Taxonomy:
 
 
 def load_incident_file(path: Path, display: str) -> MarkdownFile:
+    if path.is_symlink():
+        message = "is a symbolic link; commit the incident file itself"
+        raise LoadError([Diagnostic(display, 1, 1, "", message)])
     return split_front_matter(read_text(path, display))
 
 
@@ -85,10 +101,11 @@ def check_project(paths: ProjectPaths, today: date, only: list[Path] | None = No
             problems.extend(exc.diagnostics)
             unreadable.add(path.name.split(".")[0])
     result = validate_incidents(files, taxonomy, today, frozenset(unreadable))
-    diagnostics = tuple(sorted(set(problems) | set(result.diagnostics)))
+    diagnostics = ordered([*problems, *result.diagnostics])
     if only is not None:
         wanted = {_incident_stem(paths.display(p)) for p in only}
         diagnostics = tuple(d for d in diagnostics if _incident_stem(d.path) in wanted)
+    diagnostics = capped(diagnostics, MAX_DIAGNOSTICS_PER_FILE)
     return Checked(taxonomy, ValidationResult(result.incidents, diagnostics))
 
 

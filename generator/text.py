@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, datetime
 from typing import Annotated
 
 from pydantic import AfterValidator, BeforeValidator, Field, StringConstraints
@@ -11,12 +11,44 @@ from pydantic import AfterValidator, BeforeValidator, Field, StringConstraints
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 DATE_PATTERN = r"^\d{4}(?:-\d{2}(?:-\d{2})?)?$"
 
+
+def shorten(value: object, limit: int = 80) -> str:
+    """`value` as text for a message, cut to `limit` characters so a huge value stays readable."""
+    text = str(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _check_slug(value: object) -> object:
+    if isinstance(value, str) and not re.match(SLUG_PATTERN, value):
+        raise ValueError(
+            f"'{shorten(value)}' is not an id: use lowercase words joined by hyphens, "
+            "like acme-dns-outage"
+        )
+    return value
+
+
 Slug = Annotated[
     str,
     StringConstraints(pattern=SLUG_PATTERN, max_length=80),
+    BeforeValidator(_check_slug),  # runs first: a friendlier message than the pattern's
     Field(description="Lowercase words joined by hyphens, e.g. `gpu-driver`."),
 ]
-Line = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=300)]
+
+
+def _one_line(value: str) -> str:
+    if "\n" in value:
+        raise ValueError("must be a single line of text")
+    control = re.search(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]", value)
+    if control:
+        raise ValueError(f"contains control character U+{ord(control.group()):04X}; delete it")
+    return value
+
+
+Line = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=300),
+    AfterValidator(_one_line),
+]
 
 
 def _reject_markup(value: str) -> str:
@@ -29,14 +61,18 @@ PlainLine = Annotated[Line, AfterValidator(_reject_markup)]
 
 
 def _to_partial_date(value: object) -> object:
+    if value is None:
+        raise ValueError("is empty: write YYYY, YYYY-MM or YYYY-MM-DD")
+    if isinstance(value, datetime):
+        raise ValueError(f"'{value}' has a time of day; write YYYY, YYYY-MM or YYYY-MM-DD")
     if isinstance(value, date):
         return value.isoformat()
-    if isinstance(value, int) and 1000 <= value <= 9999:
+    if isinstance(value, int) and not isinstance(value, bool) and 1000 <= value <= 9999:
         return str(value)
     if isinstance(value, str):
         value = value.strip()
         if not re.match(DATE_PATTERN, value):
-            raise ValueError(f"'{value}' is not a date: write YYYY, YYYY-MM or YYYY-MM-DD")
+            raise ValueError(f"'{shorten(value)}' is not a date: write YYYY, YYYY-MM or YYYY-MM-DD")
         parts = [int(p) for p in value.split("-")]
         if len(parts) >= 2 and not 1 <= parts[1] <= 12:
             raise ValueError(f"'{value}' has no month {parts[1]}")
@@ -45,7 +81,10 @@ def _to_partial_date(value: object) -> object:
                 date(*parts)
             except ValueError:
                 raise ValueError(f"'{value}' is not a day of the calendar") from None
-    return value
+        return value
+    kind = {dict: "a mapping", list: "a list"}.get(type(value))
+    shown = kind or f"'{shorten(value)}'"
+    raise ValueError(f"{shown} is not a date: write YYYY, YYYY-MM or YYYY-MM-DD")
 
 
 PartialDate = Annotated[

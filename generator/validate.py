@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from pydantic import ValidationError
 
-from .diagnostics import Diagnostic, closest, field_name, from_validation_error
+from .diagnostics import Diagnostic, closest, field_name, from_validation_error, ordered
 from .incident import (
     SECTION_HEADINGS,
     SECTIONS,
@@ -25,9 +25,14 @@ from .incident import (
 )
 from .load import MarkdownFile, YamlDocument
 from .taxonomy import FACETS, SINGLE_TERM_FACETS, Taxonomy
-from .text import date_before, parse_partial_date
+from .text import SLUG_PATTERN, date_before, parse_partial_date, shorten
 
 LANGUAGE_NAMES = {"ko": "Korean", "en": "English"}
+# A facet lists at most this many terms (incident.TermList); past it, the list is reported as too
+# long once rather than every extra term as unknown.
+MAX_TERMS_CHECKED = 20
+MISSING = "required field is missing"  # as diagnostics.from_validation_error words it
+NOT_A_MAPPING = "front matter must be a mapping of fields, like 'id: my-incident'"
 
 
 @dataclass(frozen=True)
@@ -57,6 +62,8 @@ def parse_file_name(name: str) -> FileName | None:
     if not name.endswith(".md"):
         return None
     parts = name[: -len(".md")].split(".")
+    if not all(parts):
+        return None  # `x..md`, `.md`
     if len(parts) == 1:
         return FileName(parts[0], None)
     if len(parts) == 2:
@@ -89,6 +96,14 @@ def validate_incidents(
         if name.lang is not None:
             translations[name.incident_id].append(file)
             continue
+        file_id: str | None = name.incident_id
+        if not re.match(SLUG_PATTERN, name.incident_id) or len(name.incident_id) > 80:
+            message = (
+                f"file name '{shorten(base)}' is not '<id>.md': an id is lowercase words joined "
+                "by hyphens, at most 80 characters"
+            )
+            problems.append(Diagnostic(file.path, 1, 1, "", message, "error", _slugify(base)))
+            file_id = None
         if name.incident_id in originals:
             first = originals[name.incident_id][0].path
             problems.append(
@@ -97,8 +112,10 @@ def validate_incidents(
                 )
             )
             continue
-        meta, text, found = _check_original(file, name.incident_id, taxonomy, today)
+        meta, text, found = _check_original(file, file_id, taxonomy, today)
         problems.extend(found)
+        if file_id is None:
+            meta, text = None, None  # not published under a name that is not its id
         originals[name.incident_id] = (file, meta, text)
 
     incidents: list[Incident] = []
@@ -134,7 +151,14 @@ def validate_incidents(
                 Diagnostic(orphan.path, 1, 1, "", message, "error", suggestion and f"{suggestion}")
             )
     problems.extend(_possible_duplicates(incidents))
-    return ValidationResult(tuple(incidents), tuple(sorted(set(problems))))
+    return ValidationResult(tuple(incidents), ordered(problems))
+
+
+def _slugify(name: str) -> str | None:
+    """`Acme GPU outage.md` -> `acme-gpu-outage.md`, or None when nothing usable is left."""
+    stem = name[: -len(".md")] if name.endswith(".md") else name
+    slug = "-".join(re.findall(r"[a-z0-9]+", stem.lower()))[:80].strip("-")
+    return f"{slug}.md" if slug else None
 
 
 def _sibling(path: str, lang: str) -> str:
@@ -142,28 +166,37 @@ def _sibling(path: str, lang: str) -> str:
 
 
 def _check_original(
-    file: MarkdownFile, file_id: str, taxonomy: Taxonomy, today: date
+    file: MarkdownFile, file_id: str | None, taxonomy: Taxonomy, today: date
 ) -> tuple[IncidentMeta | None, CaseText | None, list[Diagnostic]]:
+    """`file_id` is the id the file name gives, or None when the name is not a valid id."""
     doc = file.front_matter
     problems: list[Diagnostic] = []
     if not isinstance(doc.data, dict):
         pos = doc.position(())
-        message = "front matter must be a mapping of fields, like 'id: my-incident'"
-        return None, None, [Diagnostic(file.path, pos.line, pos.col, "", message)]
+        return None, None, [Diagnostic(file.path, pos.line, pos.col, "", NOT_A_MAPPING)]
     try:
         meta = IncidentMeta.model_validate(doc.data)
     except ValidationError as exc:
-        problems.extend(from_validation_error(exc, file.path, doc.position, _known_incident_fields))
+        found = from_validation_error(exc, file.path, doc.position, _known_incident_fields)
+        # An invalid id: the file name says what it should be.
+        problems.extend(
+            replace(d, suggestion=file_id)
+            if d.field == "id" and file_id and d.message != MISSING
+            else d
+            for d in found
+        )
         meta = None
     problems.extend(_check_terms(doc, file.path, taxonomy))
     problems.extend(_check_dates(doc, file.path, today))
     problems.extend(_check_placeholders(file))
     lang = doc.data.get("lang")
-    sections, found = _check_sections(file, lang if lang in SECTION_HEADINGS else None)
+    known_lang = isinstance(lang, str) and lang in SECTION_HEADINGS
+    sections, found = _check_sections(file, lang if known_lang else None)
     problems.extend(found)
     if meta is None:
         return None, None, problems
-    problems.extend(_check_identity(meta, file_id, doc, file.path))
+    if file_id is not None:
+        problems.extend(_check_identity(meta, file_id, doc, file.path))
     text = CaseText(meta.lang, meta.title, meta.summary, sections, file.path)
     return (meta, text, problems) if not _has_error(problems) else (None, None, problems)
 
@@ -224,7 +257,11 @@ def _check_terms(doc: YamlDocument, path: str, taxonomy: Taxonomy) -> list[Diagn
         if facet in SINGLE_TERM_FACETS:
             items = [((facet,), value)] if isinstance(value, str) else []
         elif isinstance(value, list):
-            items = [((facet, i), v) for i, v in enumerate(value) if isinstance(v, str)]
+            items = [
+                ((facet, i), v)
+                for i, v in enumerate(value[:MAX_TERMS_CHECKED])
+                if isinstance(v, str)
+            ]
         else:
             items = []
         seen: set[str] = set()
@@ -233,14 +270,18 @@ def _check_terms(doc: YamlDocument, path: str, taxonomy: Taxonomy) -> list[Diagn
             if term_id in seen:
                 problems.append(
                     Diagnostic(
-                        path, pos.line, pos.col, field_name(loc), f"'{term_id}' is listed twice"
+                        path,
+                        pos.line,
+                        pos.col,
+                        field_name(loc),
+                        f"'{shorten(term_id)}' is listed twice",
                     )
                 )
                 continue
             seen.add(term_id)
             if taxonomy.term(facet, term_id) is None:
                 suggestion = taxonomy.suggest(facet, term_id)
-                message = f"unknown {facet} term '{term_id}'"
+                message = f"unknown {facet} term '{shorten(term_id)}'"
                 if suggestion is None:
                     message += "; terms are reviewed vocabulary: propose it in taxonomy.yml"
                 problems.append(
@@ -302,9 +343,10 @@ def _check_sections(
         problems.append(Diagnostic(file.path, file.body_line, 1, "body", message))
     found: list[Section] = []
     misspelled: set[str] = set()  # sections whose heading was reported as a likely typo
+    unknown = 0
     last_index = -1
     for heading, text in parts:
-        field = f"section '{heading.text}'"
+        field = f"section '{shorten(heading.text)}'"
         key = by_text.get(heading.text)
         if key is None:
             if heading.text in other_by_text:
@@ -316,7 +358,9 @@ def _check_sections(
                 )
             else:
                 message = "unknown section; sections are " + ", ".join(headings.values())
-                suggestion = closest(heading.text, headings.values())
+                unknown += 1
+                # Past a few hundred, nobody reads the suggestions; skip their cost.
+                suggestion = closest(heading.text, headings.values()) if unknown <= 200 else None
                 if suggestion:
                     misspelled.add(by_text[suggestion])
                 problems.append(
@@ -364,9 +408,7 @@ def _check_translation(
         problems.append(Diagnostic(file.path, 1, 1, "", message))
     if not isinstance(doc.data, dict):
         pos = doc.position(())
-        problems.append(
-            Diagnostic(file.path, pos.line, pos.col, "", "front matter must be a mapping")
-        )
+        problems.append(Diagnostic(file.path, pos.line, pos.col, "", NOT_A_MAPPING))
         return None, problems
     for key in sorted(set(doc.data) - set(TranslationMeta.model_fields)):
         pos = doc.position((key,), key=True)

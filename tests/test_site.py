@@ -5,7 +5,7 @@ from __future__ import annotations
 import posixpath
 import re
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
 
 import pytest
 from conftest import Project
