@@ -43,4 +43,4 @@ test: $(STAMP) test-tools node_modules/.installed
 	$(BIN)/python -m pytest
 
 clean:
-	rm -rf site .site-build-* .cache
+	rm -rf site .site.building-* .site.old-* .cache
