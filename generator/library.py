@@ -10,7 +10,7 @@ from .incident import Incident
 from .taxonomy import FACETS, Taxonomy, Term
 from .text import date_key
 
-RELATED_POOL = 400
+RELATED_POOL = 200
 # Facets that describe what went wrong; these drive "related cases" and co-occurrence.
 DESCRIPTIVE_FACETS: tuple[str, ...] = ("symptom", "cause", "component", "contributing_factor")
 
@@ -34,6 +34,7 @@ class Library:
     incidents: tuple[Incident, ...]  # newest first
     _by_id: dict[str, Incident] = field(repr=False, compare=False)
     _by_term: dict[tuple[str, str], tuple[Incident, ...]] = field(repr=False, compare=False)
+    _rank: dict[str, int] = field(repr=False, compare=False)  # position, newest first
 
     def incident(self, incident_id: str) -> Incident:
         return self._by_id[incident_id]
@@ -68,9 +69,8 @@ class Library:
             for other in cases[:RELATED_POOL]:
                 if other.id != incident.id:
                     scores[other.id] = scores.get(other.id, 0.0) + 1.0 + bonus * 0.01
-        ranked = heapq.nsmallest(
-            limit, scores, key=lambda i: (-scores[i], newest_first(self._by_id[i]))
-        )
+        rank = self._rank
+        ranked = heapq.nsmallest(limit, scores, key=lambda i: (-scores[i], rank[i]))
         out = []
         own_keys = {t.key for t in own}
         for other_id in ranked[:limit]:
@@ -114,5 +114,6 @@ def build_library(taxonomy: Taxonomy, incidents: tuple[Incident, ...] | list[Inc
         taxonomy=taxonomy,
         incidents=ordered,
         _by_id={i.id: i for i in ordered},
+        _rank={i.id: n for n, i in enumerate(ordered)},
         _by_term={key: tuple(value) for key, value in by_term.items()},
     )

@@ -84,13 +84,19 @@ def build_pages(library: Library, options: SiteOptions | None = None) -> list[Pa
     """Every generated page of the site, in a deterministic order."""
     options = options or SiteOptions()
     pages = [Page(urls.root(), "ko", "root.html", "Incident Library", _freeze(library=library))]
+    # Both languages show the same related cases and co-occurring terms: work them out once.
+    related = {i.id: library.related(i, options.related_limit) for i in library.incidents}
+    cooccurring = {t.key: library.cooccurring(t) for t in library.taxonomy.terms()}
     for lang in LANGS:
         pages.extend(_home_pages(library, lang, options))
-        pages.extend(_case_page(library, incident, lang, options) for incident in library.incidents)
+        pages.extend(
+            _case_page(library, incident, lang, options, related[incident.id])
+            for incident in library.incidents
+        )
         for facet in library.taxonomy.facets:
             pages.append(_facet_page(library, facet, lang))
             for term in facet.terms:
-                pages.extend(_term_pages(library, term, lang, options))
+                pages.extend(_term_pages(library, term, lang, options, cooccurring[term.key]))
         pages.extend(_matrix_pages(library, lang))
     return pages
 
@@ -187,7 +193,9 @@ def _home_pages(library: Library, lang: str, options: SiteOptions) -> list[Page]
     return pages
 
 
-def _case_page(library: Library, incident: Incident, lang: str, options: SiteOptions) -> Page:
+def _case_page(
+    library: Library, incident: Incident, lang: str, options: SiteOptions, related: tuple
+) -> Page:
     text = incident.text(lang)
     components = library.terms_of(incident, "component")
     data = _freeze(
@@ -199,7 +207,7 @@ def _case_page(library: Library, incident: Incident, lang: str, options: SiteOpt
         domains=library.terms_of(incident, "domain"),
         terms=case_terms(library, incident),
         components=components,
-        related=library.related(incident, options.related_limit),
+        related=related,
         options=options,
         facet_ids=FACETS,
         citation=cite(library, incident, lang, options.site_url),
@@ -225,12 +233,13 @@ def _facet_page(library: Library, facet: Facet, lang: str) -> Page:
     )
 
 
-def _term_pages(library: Library, term: Term, lang: str, options: SiteOptions) -> list[Page]:
+def _term_pages(
+    library: Library, term: Term, lang: str, options: SiteOptions, cooccurring: tuple
+) -> list[Page]:
     facet = library.taxonomy.facet(term.facet)
     cases = library.cases_with(term)
     parent = library.taxonomy.term(term.facet, term.parent) if term.parent else None
     children = tuple(c for c in facet.terms if c.parent == term.id)
-    cooccurring = library.cooccurring(term)
     pages = []
     for pagination, chunk in _paginate(
         cases, options.page_size, lambda n: urls.term(lang, term, n)
