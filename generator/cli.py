@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from .diagnostics import Diagnostic
-from .project import ProjectPaths, check_project
+from .project import CACHE_FILE, CheckCache, ProjectPaths, check_project
 
 ROOT_OPTION = click.option(
     "--root",
@@ -37,11 +37,15 @@ def main() -> None:
     show_default=True,
     help="github prints GitHub Actions annotations.",
 )
-def check(paths: tuple[Path, ...], root: Path, strict: bool, output_format: str) -> None:
+@click.option("--no-cache", is_flag=True, help="Parse every file again, ignoring .cache/.")
+def check(
+    paths: tuple[Path, ...], root: Path, strict: bool, output_format: str, no_cache: bool
+) -> None:
     """Validate the taxonomy and incidents (or only PATHS), reporting every problem."""
     project = ProjectPaths.at(root)
     only = [p if p.is_absolute() else Path.cwd() / p for p in paths] or None
-    checked = check_project(project, date.today(), only)
+    cache = None if no_cache else CheckCache(project.root / CACHE_FILE, summaries=True)
+    checked = check_project(project, date.today(), only, cache)
     _report(checked.diagnostics, output_format)
     errors = [d for d in checked.diagnostics if d.severity == "error"]
     warnings = [d for d in checked.diagnostics if d.severity == "warning"]

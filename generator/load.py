@@ -100,6 +100,11 @@ class LoadError(Exception):
 
 def read_text(path: Path, display: str) -> SourceText:
     """Decode a file as UTF-8 (a BOM and CRLF line ends are accepted and normalised)."""
+    return decode_text(read_bytes(path, display), display)
+
+
+def read_bytes(path: Path, display: str) -> bytes:
+    """A file's bytes, refusing files over MAX_FILE_BYTES without reading them whole."""
     try:
         size = path.stat().st_size
     except OSError as exc:
@@ -116,7 +121,7 @@ def read_text(path: Path, display: str) -> SourceText:
                 [Diagnostic(display, 1, 1, "", f"cannot read file: {exc.strerror}")]
             ) from None
         if len(raw) <= MAX_FILE_BYTES:
-            return decode_text(raw, display)
+            return raw
     shown = f"{size:,} bytes" if size > MAX_FILE_BYTES else f"over {MAX_FILE_BYTES:,} bytes"
     message = f"file is {shown}; an incident file may be at most {MAX_FILE_BYTES:,}"
     raise LoadError([Diagnostic(display, 1, 1, "", message)])

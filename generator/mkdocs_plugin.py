@@ -27,7 +27,7 @@ from .graph import graph_payload, layout_terms
 from .library import Library, build_library
 from .pages import Page, SiteOptions, build_pages
 from .preview import library_digests, touched_pages
-from .project import ProjectPaths, check_project
+from .project import CheckCache, ProjectPaths, check_project
 from .publish import discard, publish, source_date_epoch, staging_dir
 from .render import render_page
 from .search_data import as_script, cases_payload, terms_payload
@@ -65,6 +65,7 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         self.digests: dict[str, str] | None = None
         self.previous: Library | None = None
         self.rendered = 0
+        self.cache: CheckCache | None = None  # kept across rebuilds under `mkdocs serve`
         self.publish_to: Path | None = None
         self.staged: Path | None = None
         self.library: Library | None = None
@@ -79,7 +80,9 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
     def on_config(self, config):
         root = Path(config.config_file_path or ".").parent
         self.paths = ProjectPaths.at(root, self.config.taxonomy, self.config.incidents_dir)
-        checked = check_project(self.paths, date.today())
+        if self.cache is None:
+            self.cache = CheckCache()
+        checked = check_project(self.paths, date.today(), cache=self.cache)
         errors = [d for d in checked.diagnostics if d.severity == "error"]
         for warning in (d for d in checked.diagnostics if d.severity == "warning"):
             log.warning(warning.format())

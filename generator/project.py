@@ -2,24 +2,29 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
+import pickle
 import re
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from .diagnostics import Diagnostic, capped, ordered
+from .diagnostics import Diagnostic, capped
 from .load import (
     LoadError,
     MarkdownFile,
-    iter_markdown_files,
+    decode_text,
     parse_yaml,
+    read_bytes,
     read_text,
     split_front_matter,
 )
 from .taxonomy import Taxonomy, build_taxonomy
-from .validate import ValidationResult, validate_incidents
+from .validate import FileOutcome, ValidationResult, check_file, combine
 
+# Where `incidents check` keeps the outcomes of files it has checked (ignored by git).
+CACHE_FILE = ".cache/incidents-check.pickle"
 # Problems reported per file; past this, one line says how many more there are.
 MAX_DIAGNOSTICS_PER_FILE = 100
 
@@ -81,32 +86,166 @@ def load_incident_file(path: Path, display: str) -> MarkdownFile:
     return split_front_matter(read_text(path, display))
 
 
-def check_project(paths: ProjectPaths, today: date, only: list[Path] | None = None) -> Checked:
+def check_project(
+    paths: ProjectPaths,
+    today: date,
+    only: list[Path] | None = None,
+    cache: CheckCache | None = None,
+) -> Checked:
     """Load and validate the taxonomy and every incident file; never raises for bad content.
 
     `only` limits the reported diagnostics to those files (and their translations or originals),
     but every file is still loaded, so duplicates and pairings are judged against the whole library.
+    With a `cache`, a file whose bytes were checked before (against the same taxonomy, code and
+    date) is not parsed again.
     """
     try:
         taxonomy = load_taxonomy(paths)
     except LoadError as exc:
         return Checked(None, ValidationResult((), tuple(exc.diagnostics)))
-    files: list[MarkdownFile] = []
-    problems: list[Diagnostic] = []
-    unreadable: set[str] = set()
-    for path in iter_markdown_files(paths.incidents):
-        try:
-            files.append(load_incident_file(path, paths.display(path)))
-        except LoadError as exc:
-            problems.extend(exc.diagnostics)
-            unreadable.add(path.name.split(".")[0])
-    result = validate_incidents(files, taxonomy, today, frozenset(unreadable))
-    diagnostics = ordered([*problems, *result.diagnostics])
+    context = hashlib.sha256(f"{taxonomy!r}\x00{today.isoformat()}".encode()).digest()
+    outcomes = [
+        _check_path(path, display, taxonomy, today, context, cache)
+        for path, display in _incident_files(paths)
+    ]
+    if cache is not None:
+        cache.save()
+    result = combine(outcomes)
+    diagnostics = result.diagnostics
     if only is not None:
         wanted = {_incident_stem(paths.display(p)) for p in only}
         diagnostics = tuple(d for d in diagnostics if _incident_stem(d.path) in wanted)
     diagnostics = capped(diagnostics, MAX_DIAGNOSTICS_PER_FILE)
     return Checked(taxonomy, ValidationResult(result.incidents, diagnostics))
+
+
+def _incident_files(paths: ProjectPaths) -> list[tuple[Path, str]]:
+    """(path, display path) of every incident file, in the order of iter_markdown_files.
+
+    Names are computed from the walk itself: resolving each path again costs more than
+    checking a cached file does."""
+    folder = str(paths.incidents)
+    prefix = paths.display(paths.incidents) + "/"
+    found: list[tuple[tuple[str, ...], Path]] = []
+
+    def walk(directory: str, parts: tuple[str, ...]) -> None:
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            return
+        for entry in entries:
+            if entry.name.startswith((".", "_")):
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                walk(entry.path, (*parts, entry.name))
+            elif (
+                entry.name.endswith(".md")
+                and entry.name not in ("README.md", "CONTRIBUTING.md")
+                and entry.is_file()
+            ):
+                found.append(((*parts, entry.name), Path(entry.path)))
+
+    if os.path.isdir(folder):
+        walk(folder, ())
+    out = []
+    for parts, path in sorted(found, key=lambda item: item[0]):
+        relative = "/".join(parts)
+        try:
+            relative.encode("utf-8")
+            display = prefix + relative
+        except UnicodeEncodeError:  # a name that is not UTF-8: let display() show it safely
+            display = paths.display(path)
+        out.append((path, display))
+    return out
+
+
+def _check_path(
+    path: Path, display: str, taxonomy: Taxonomy, today: date, context: bytes, cache
+) -> FileOutcome:
+    stem = path.name.split(".")[0]
+    try:
+        if os.path.islink(path):
+            message = "is a symbolic link; commit the incident file itself"
+            raise LoadError([Diagnostic(display, 1, 1, "", message)])
+        raw = read_bytes(path, display)
+    except LoadError as exc:
+        return FileOutcome(display, stem, None, problems=tuple(exc.diagnostics), unreadable=True)
+    key = (display, hashlib.sha256(raw).digest(), context)
+    if cache is not None:
+        hit = cache.get(key)
+        if hit is not None:
+            return hit
+    try:
+        outcome = check_file(split_front_matter(decode_text(raw, display)), taxonomy, today)
+    except LoadError as exc:
+        outcome = FileOutcome(display, stem, None, problems=tuple(exc.diagnostics), unreadable=True)
+    if cache is not None:
+        cache.put(key, outcome)
+    return outcome
+
+
+def _code_version() -> str:
+    """A digest of the code that checks files: a cache written by other code is not trusted."""
+    digest = hashlib.sha256()
+    for module in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(module.read_bytes())
+    return digest.hexdigest()
+
+
+class CheckCache:
+    """Outcomes of checking files, keyed by path, content, taxonomy and date.
+
+    Kept in memory (a preview server checks the library on every edit) and, when given a file,
+    on disk between runs. Only outcomes used by the latest run are written back.
+    """
+
+    def __init__(self, file: Path | None = None, summaries: bool = False) -> None:
+        """`summaries`: keep only what the checks across files need (`incidents check`); the
+        site build needs whole incidents and keeps them in memory only."""
+        self.file = file
+        self.summaries = summaries
+        self.entries: dict[tuple, FileOutcome] = {}
+        self.used: set[tuple] = set()
+        self.changed = False
+        self.version = _code_version()
+        if file is not None and file.is_file():
+            try:
+                with file.open("rb") as handle:
+                    stored = pickle.load(handle)
+                if stored.get("version") == self.version and stored.get("summaries") == summaries:
+                    self.entries = stored["entries"]
+            except Exception:  # a damaged or foreign cache is simply rebuilt
+                self.entries = {}
+
+    def get(self, key: tuple) -> FileOutcome | None:
+        outcome = self.entries.get(key)
+        if outcome is not None:
+            self.used.add(key)
+        return outcome
+
+    def put(self, key: tuple, outcome: FileOutcome) -> None:
+        self.entries[key] = outcome.summary() if self.summaries else outcome
+        self.used.add(key)
+        self.changed = True
+
+    def save(self) -> None:
+        """Keep what this run used; write the file only if that differs from what was read."""
+        stale = len(self.entries) != len(self.used)
+        if stale:
+            self.entries = {key: self.entries[key] for key in self.used}
+        if self.file is not None and (self.changed or stale):
+            self.file.parent.mkdir(parents=True, exist_ok=True)
+            temporary = self.file.with_name(self.file.name + f".{os.getpid()}.tmp")
+            with temporary.open("wb") as handle:
+                stored = {
+                    "version": self.version,
+                    "summaries": self.summaries,
+                    "entries": self.entries,
+                }
+                pickle.dump(stored, handle, protocol=5)
+            os.replace(temporary, self.file)
+        self.used = set()
+        self.changed = False
 
 
 def _incident_stem(display: str) -> str:

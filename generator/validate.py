@@ -71,80 +71,157 @@ def parse_file_name(name: str) -> FileName | None:
     return None
 
 
+@dataclass(frozen=True)
+class FileOutcome:
+    """What checking one file on its own found: a pure function of the file, the taxonomy and
+    the date, so it can be cached by the file's content (see project.py)."""
+
+    path: str
+    incident_id: str | None  # None when the file name is unusable
+    lang: str | None  # a translation's language (from its name); None for an original
+    meta: IncidentMeta | None = None
+    text: CaseText | None = None
+    problems: tuple[Diagnostic, ...] = ()
+    unreadable: bool = False  # the file could not even be read (its problems say why)
+
+    @property
+    def is_translation(self) -> bool:
+        return self.lang is not None
+
+    def summary(self) -> FileOutcome:
+        """The same outcome with only what the checks across files need: small to store, fast
+        to load (a cache of summaries lets `incidents check` skip unchanged files cheaply)."""
+        meta = self.meta and MetaSummary(
+            self.meta.id,
+            self.meta.lang,
+            self.meta.organization,
+            self.meta.occurred,
+            tuple(SourceSummary(s.url) for s in self.meta.sources),
+        )
+        text = self.text and TextSummary(self.text.lang)
+        return replace(self, meta=meta, text=text)
+
+
+@dataclass(frozen=True)
+class SourceSummary:
+    url: str
+
+
+@dataclass(frozen=True)
+class MetaSummary:
+    """The fields of IncidentMeta that the checks across files read."""
+
+    id: str
+    lang: str
+    organization: str
+    occurred: str
+    sources: tuple[SourceSummary, ...]
+
+
+@dataclass(frozen=True)
+class TextSummary:
+    lang: str
+
+
+def check_file(file: MarkdownFile, taxonomy: Taxonomy, today: date) -> FileOutcome:
+    """Every check that needs only this file (and the taxonomy)."""
+    base = file.path.rsplit("/", 1)[-1]
+    name = parse_file_name(base)
+    if name is None:
+        message = "file name must be '<id>.md' or '<id>.<ko|en>.md'"
+        return FileOutcome(
+            file.path, None, None, problems=(Diagnostic(file.path, 1, 1, "", message),)
+        )
+    if name.lang is not None:
+        text, found = _check_translation(file, name.lang)
+        return FileOutcome(file.path, name.incident_id, name.lang, None, text, tuple(found))
+    problems: list[Diagnostic] = []
+    file_id: str | None = name.incident_id
+    if not re.match(SLUG_PATTERN, name.incident_id) or len(name.incident_id) > 80:
+        message = (
+            f"file name '{shorten(base)}' is not '<id>.md': an id is lowercase words joined "
+            "by hyphens, at most 80 characters"
+        )
+        problems.append(Diagnostic(file.path, 1, 1, "", message, "error", _slugify(base)))
+        file_id = None
+    meta, text, found = _check_original(file, file_id, taxonomy, today)
+    problems.extend(found)
+    if file_id is None:
+        meta, text = None, None  # not published under a name that is not its id
+    return FileOutcome(file.path, name.incident_id, None, meta, text, tuple(problems))
+
+
 def validate_incidents(
     files: list[MarkdownFile],
     taxonomy: Taxonomy,
     today: date,
     unreadable: frozenset[str] = frozenset(),
 ) -> ValidationResult:
-    """Validate canonical files and translations together; pair translations with originals.
+    """Validate canonical files and translations together; pair translations with originals."""
+    return combine([check_file(f, taxonomy, today) for f in files], unreadable)
+
+
+def combine(
+    outcomes: list[FileOutcome], unreadable: frozenset[str] = frozenset()
+) -> ValidationResult:
+    """The checks across files: duplicate ids, pairing translations with their originals, and
+    incidents that look like the same event.
 
     `unreadable` names incidents whose files could not be read at all (already reported), so
     their translations are not reported again as orphans.
     """
     problems: list[Diagnostic] = []
-    originals: dict[str, tuple[MarkdownFile, IncidentMeta | None, CaseText | None]] = {}
-    translations: dict[str, list[MarkdownFile]] = defaultdict(list)
-    for file in files:
-        base = file.path.rsplit("/", 1)[-1]
-        name = parse_file_name(base)
-        if name is None:
-            problems.append(
-                Diagnostic(file.path, 1, 1, "", "file name must be '<id>.md' or '<id>.<ko|en>.md'")
-            )
-            continue
-        if name.lang is not None:
-            translations[name.incident_id].append(file)
-            continue
-        file_id: str | None = name.incident_id
-        if not re.match(SLUG_PATTERN, name.incident_id) or len(name.incident_id) > 80:
-            message = (
-                f"file name '{shorten(base)}' is not '<id>.md': an id is lowercase words joined "
-                "by hyphens, at most 80 characters"
-            )
-            problems.append(Diagnostic(file.path, 1, 1, "", message, "error", _slugify(base)))
-            file_id = None
-        if name.incident_id in originals:
-            first = originals[name.incident_id][0].path
-            problems.append(
-                Diagnostic(
-                    file.path, 1, 1, "id", f"duplicate id '{name.incident_id}' (also {first})"
-                )
-            )
-            continue
-        meta, text, found = _check_original(file, file_id, taxonomy, today)
-        problems.extend(found)
-        if file_id is None:
-            meta, text = None, None  # not published under a name that is not its id
-        originals[name.incident_id] = (file, meta, text)
+    originals: dict[str, FileOutcome] = {}
+    translations: dict[str, list[FileOutcome]] = defaultdict(list)
+    unreadable = set(unreadable)
+    for outcome in outcomes:
+        if outcome.unreadable:
+            problems.extend(outcome.problems)
+            unreadable.add(outcome.incident_id or "")
+        elif outcome.incident_id is None:
+            problems.extend(outcome.problems)
+        elif outcome.is_translation:
+            translations[outcome.incident_id].append(outcome)
+        elif outcome.incident_id in originals:
+            first = originals[outcome.incident_id].path
+            message = f"duplicate id '{outcome.incident_id}' (also {first})"
+            problems.append(Diagnostic(outcome.path, 1, 1, "id", message))
+        else:
+            problems.extend(outcome.problems)
+            originals[outcome.incident_id] = outcome
 
     incidents: list[Incident] = []
-    for incident_id, (file, meta, text) in sorted(originals.items()):
+    for incident_id, original in sorted(originals.items()):
+        meta, text = original.meta, original.text
         texts = [text] if text else []
-        attempted = {
-            parse_file_name(f.path.rsplit("/", 1)[-1]).lang
-            for f in translations.get(incident_id, [])
-        }
-        for translation in sorted(translations.pop(incident_id, []), key=lambda f: f.path):
-            translated, found = _check_translation(translation, meta)
-            problems.extend(found)
-            if translated and text and translated.lang != text.lang:
-                texts.append(translated)
+        attempted = {t.lang for t in translations.get(incident_id, [])}
+        for translation in sorted(translations.pop(incident_id, []), key=lambda t: t.path):
+            problems.extend(translation.problems)
+            if meta is not None and meta.lang == translation.lang:
+                message = (
+                    f"the original is already {LANGUAGE_NAMES[meta.lang]}; "
+                    "a translation must be in the other language"
+                )
+                problems.append(Diagnostic(translation.path, 1, 1, "", message))
+                continue
+            if translation.text and text and translation.text.lang != text.lang:
+                texts.append(translation.text)
         if meta is None or text is None:
             continue
         for lang in ("ko", "en"):
             if lang not in attempted and not any(t.lang == lang for t in texts):
                 message = (
-                    f"no {LANGUAGE_NAMES[lang]} translation: add {_sibling(file.path, lang)}; "
+                    f"no {LANGUAGE_NAMES[lang]} translation: add {_sibling(original.path, lang)}; "
                     "the site shows the original with a notice until then"
                 )
-                problems.append(Diagnostic(file.path, 1, 1, "translation", message, "warning"))
-        incidents.append(Incident(meta, file.path, tuple(texts)))
+                problems.append(Diagnostic(original.path, 1, 1, "translation", message, "warning"))
+        incidents.append(Incident(meta, original.path, tuple(texts)))
 
     for incident_id, orphans in sorted(translations.items()):
-        if incident_id in unreadable:
-            continue
         for orphan in orphans:
+            problems.extend(orphan.problems)
+            if incident_id in unreadable:
+                continue
             suggestion = closest(incident_id, originals)
             message = f"translation of '{incident_id}', but there is no {incident_id}.md"
             problems.append(
@@ -389,23 +466,14 @@ def _check_sections(
     return ordered, problems
 
 
-def _check_translation(
-    file: MarkdownFile, original: IncidentMeta | None
-) -> tuple[CaseText | None, list[Diagnostic]]:
+def _check_translation(file: MarkdownFile, lang: str) -> tuple[CaseText | None, list[Diagnostic]]:
     doc = file.front_matter
-    lang = parse_file_name(file.path.rsplit("/", 1)[-1]).lang  # type: ignore[union-attr]
     if lang not in SECTION_HEADINGS:
         message = f"unknown language '{lang}' in the file name; use .ko.md or .en.md"
         return None, [
             Diagnostic(file.path, 1, 1, "", message, "error", closest(str(lang), ["ko", "en"]))
         ]
     problems: list[Diagnostic] = []
-    if original is not None and original.lang == lang:
-        message = (
-            f"the original is already {LANGUAGE_NAMES[lang]}; "
-            "a translation must be in the other language"
-        )
-        problems.append(Diagnostic(file.path, 1, 1, "", message))
     if not isinstance(doc.data, dict):
         pos = doc.position(())
         problems.append(Diagnostic(file.path, pos.line, pos.col, "", NOT_A_MAPPING))

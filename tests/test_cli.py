@@ -208,3 +208,47 @@ def test_status_refuses_a_broken_library(project: Project):
     result = run("status", "--root", str(project.root))
     assert result.exit_code == 1
     assert "unknown cause term 'nope'" in result.stdout
+
+
+def test_check_reuses_its_cache_and_notices_every_change(project: Project, monkeypatch):
+    import generator.project as project_module
+
+    project.add_incident()
+    project.add_incident(
+        "globex-x", organization="globex", occurred="2023-01-01", url="https://e.com/g"
+    )
+    parsed: list[str] = []
+    real = project_module.split_front_matter
+    monkeypatch.setattr(
+        project_module, "split_front_matter", lambda s: parsed.append(s.path) or real(s)
+    )
+
+    first = run("check", "--root", str(project.root))
+    assert first.exit_code == 0 and len(parsed) == 4
+    assert (project.root / ".cache" / "incidents-check.pickle").is_file()
+
+    parsed.clear()
+    again = run("check", "--root", str(project.root))
+    assert (again.exit_code, again.output, parsed) == (0, first.output, [])
+
+    # an edited file is parsed again, and its new problem is reported
+    path = project.incidents / "globex-x.md"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("cause: [gpu-failure]", "cause: [gpu-failur]")
+    )
+    edited = run("check", "--root", str(project.root))
+    assert parsed == ["incidents/globex-x.md"]
+    assert edited.exit_code == 1 and "unknown cause term 'gpu-failur'" in edited.output
+
+    # a taxonomy change makes every file be checked again
+    parsed.clear()
+    taxonomy = project.root / "taxonomy.yml"
+    taxonomy.write_text(
+        taxonomy.read_text(encoding="utf-8").replace("A GPU failed.", "A GPU broke.")
+    )
+    assert run("check", "--root", str(project.root)).exit_code == 1
+    assert len(parsed) == 4
+
+    parsed.clear()
+    assert run("check", "--no-cache", "--root", str(project.root)).exit_code == 1
+    assert len(parsed) == 4
