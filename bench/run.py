@@ -249,7 +249,9 @@ def measure(count: int, work: Path, timeout: float, seed: int, plain_baseline: b
         cases = page_sizes(site / "ko" / "cases")
         row["case_html_median"] = statistics.median(cases) if cases else 0
         row["case_html_max"] = max(cases, default=0)
-        row["pagefind_bytes"], row["pagefind_files"] = folder_size(site / "pagefind")
+        sizes = [folder_size(site / lang / "pagefind") for lang in ("ko", "en")]
+        row["pagefind_bytes"] = sum(size for size, _ in sizes)
+        row["pagefind_files"] = sum(files for _, files in sizes)
         # Reference: Pagefind's own command over the same site, one process, its own file walk.
         command = [sys.executable, "-m", "pagefind", "--site", str(site), "--quiet"]
         command += ["--output-path", str(work / "pagefind-cli")]

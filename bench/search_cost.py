@@ -57,7 +57,7 @@ def measure(site: Path, lang: str, query: str, runs: int) -> list[dict]:
             load_bytes = sum(size for name, _, size in log if name == "load")
             query_log = [(url, size) for name, url, size in log if name == "query"]
             search_bytes = sum(
-                size for _, url, size in log if url.startswith("pagefind/") or "/search/" in url
+                size for _, url, size in log if "pagefind/" in url or "/search/" in url
             )
             results.append(
                 {

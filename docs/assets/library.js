@@ -286,7 +286,7 @@
     if (location.protocol === "file:") {
       return loadScript(LANG_ROOT + "search/cases.js").then(localEngine);
     }
-    var base = new URL(SITE + "pagefind/", location.href).href;
+    var base = new URL(LANG_ROOT + "pagefind/", location.href).href;
     return import(base + "pagefind.js")
       .then(function (pagefind) {
         return Promise.resolve(pagefind.options({ basePath: base }))
