@@ -29,31 +29,15 @@ from pathlib import Path
 
 import yaml
 
+from generator.incident import SECTION_HEADINGS as HEADINGS
+from generator.incident import SECTIONS
+
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 PHRASES = BENCH / "phrases.yml"
 MARKER = ".synthetic-corpus"  # marks folders this module may clear and rewrite
 
 LANGS = ("ko", "en")
-SECTIONS = ("symptoms", "trigger", "detection", "actions", "follow_ups", "lessons")
-HEADINGS = {
-    "ko": {
-        "symptoms": "증상",
-        "trigger": "촉발",
-        "detection": "감지",
-        "actions": "조치",
-        "follow_ups": "후속 조치",
-        "lessons": "교훈",
-    },
-    "en": {
-        "symptoms": "Symptoms",
-        "trigger": "Trigger",
-        "detection": "Detection",
-        "actions": "Actions",
-        "follow_ups": "Follow-ups",
-        "lessons": "Lessons",
-    },
-}
 LIST_FACETS = ("domain", "symptom", "cause", "component", "contributing_factor")
 FIRST_DAY = date(2015, 1, 1)
 LAST_DAY = date(2025, 6, 30)  # publication follows within 180 days, so every date is in the past

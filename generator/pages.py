@@ -76,6 +76,13 @@ def _paginate(items: tuple, size: int, url_for) -> list[tuple[Pagination, tuple]
     return out
 
 
+def _paged_title(title: str, pagination: Pagination, lang: str) -> str:
+    """`Title` on the first page, `Title (page 2)` after it."""
+    return (
+        title if pagination.number == 1 else f"{title} ({t('page_n', lang, n=pagination.number)})"
+    )
+
+
 def _freeze(**data: Any) -> MappingProxyType:
     return MappingProxyType(data)
 
@@ -167,9 +174,7 @@ def _home_pages(library: Library, lang: str, options: SiteOptions) -> list[Page]
     for pagination, chunk in _paginate(
         library.incidents, options.page_size, lambda n: urls.home(lang, n)
     ):
-        title = t("library", lang)
-        if pagination.number > 1:
-            title += f" ({t('page_n', lang, n=pagination.number)})"
+        title = _paged_title(t("library", lang), pagination, lang)
         data = _freeze(
             library=library,
             incidents=chunk,
@@ -244,9 +249,7 @@ def _term_pages(
     for pagination, chunk in _paginate(
         cases, options.page_size, lambda n: urls.term(lang, term, n)
     ):
-        title = term.label(lang)
-        if pagination.number > 1:
-            title += f" ({t('page_n', lang, n=pagination.number)})"
+        title = _paged_title(term.label(lang), pagination, lang)
         data = _freeze(
             library=library,
             facet=facet,

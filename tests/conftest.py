@@ -222,6 +222,18 @@ class Project:
         return path
 
 
+@pytest.fixture(scope="session")
+def chromium():
+    """Debian's Chromium driven by Playwright, shared by every browser test of the run."""
+    from browser import CHROMIUM, CHROMIUM_ARGS
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Project:
     """An empty project with the small test taxonomy."""

@@ -6,9 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from browser import CHROMIUM, CHROMIUM_ARGS, PageWatch, serve
+from browser import PageWatch, serve
 from conftest import REPO, Project
-from playwright.sync_api import sync_playwright
 from sitebuild import build_fixture_site, write_fixture_library
 
 CASE = "acme-gpu-outage-01"
@@ -20,14 +19,6 @@ def site(tmp_path_factory) -> Path:
     project = Project(tmp_path_factory.mktemp("browser") / "project")
     write_fixture_library(project)
     return build_fixture_site(project.root)
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture(scope="module", params=["http", "file"])

@@ -10,9 +10,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import yaml
-from browser import CHROMIUM, CHROMIUM_ARGS, PageWatch, serve
+from browser import PageWatch, serve
 from conftest import REPO
-from playwright.sync_api import sync_playwright
 from sitebuild import build_fixture_site
 
 from generator.library import build_library
@@ -37,14 +36,6 @@ def site(tmp_path_factory) -> Path:
     for folder in ("docs", "overrides", "incidents"):
         shutil.copytree(REPO / folder, root / folder)
     return build_fixture_site(root)
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture(scope="module", params=["http", "file"])

@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from browser import CHROMIUM, CHROMIUM_ARGS, PageWatch, serve
+from browser import PageWatch, serve
 from conftest import BODY_EN, TODAY, Project, incident_text, translation_text
-from playwright.sync_api import sync_playwright
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from sitebuild import build_fixture_site, write_fixture_library
 
@@ -55,14 +54,6 @@ def test_hostile_markup_is_shown_as_text_not_markup(site):
     text = article.css_first("#symptoms").text()
     assert "<script>window.__pwned = 'script'</script>" in text  # readable, inert
     assert "click me" in text
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.mark.parametrize("transport", ["http", "file"])
