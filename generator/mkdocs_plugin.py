@@ -26,7 +26,7 @@ from .exports import api_files, atom_feed
 from .graph import graph_payload, layout_terms
 from .library import Library, build_library
 from .pages import Page, SiteOptions, build_pages
-from .preview import library_digests, touched_pages
+from .preview import LISTING_TEMPLATES, library_digests, listing, touched_pages
 from .project import CheckCache, ProjectPaths, check_project
 from .publish import discard, publish, source_date_epoch, staging_dir
 from .render import render_page
@@ -66,6 +66,8 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         self.previous: Library | None = None
         self.rendered = 0
         self.cache: CheckCache | None = None  # kept across rebuilds under `mkdocs serve`
+        self.listed: dict[str, tuple[str, ...]] = {}
+        self.related: dict = {}
         self.publish_to: Path | None = None
         self.staged: Path | None = None
         self.library: Library | None = None
@@ -112,12 +114,24 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
             site_url=config.site_url or DEFAULT_SITE_URL,
         )
         self.pages = {}
-        pages = build_pages(self.library, options)
+        preview = self.command == "serve" and self.dirty
+        if preview and self.previous is not None and self.digests is not None:
+            # Keep related cases of untouched incidents; "related" may lag until a full build.
+            now = library_digests(self.library)
+            self.related = {
+                key: value
+                for key, value in self.related.items()
+                if now.get(key) == self.digests.get(key) and now.get("") == self.digests.get("")
+            }
+        else:
+            self.related = {}
+        pages = build_pages(self.library, options, self.related)
         touched = None
-        if self.command == "serve" and self.dirty:
-            touched = touched_pages(self.digests, self.library, self.previous, pages)
+        if preview:
+            touched = touched_pages(self.digests, self.library, self.previous, pages, self.listed)
             log.info("preview: rebuilding %d of %d generated pages", len(touched), len(pages))
         self.digests, self.previous = library_digests(self.library), self.library
+        self.listed = {p.src_uri: listing(p) for p in pages if p.template in LISTING_TEMPLATES}
         for page in pages:
             self.pages[page.src_uri] = page
             # Case and term pages are reached through lists, never the navigation: Material
@@ -136,12 +150,14 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
             ):
                 content = as_script(name, payload)
                 files.append(File.generated(config, f"{lang}/search/{name}.js", content=content))
-        site_url = config.site_url or DEFAULT_SITE_URL
-        outputs = dict(api_files(self.library))
-        for lang in LANGS:
-            outputs[f"{lang}/feed.xml"] = atom_feed(self.library, lang, site_url)
-        for path, content in sorted(outputs.items()):
-            files.append(File.generated(config, path, content=content))
+        if self.command != "serve":
+            # Data for other tools; a preview has no use for them and skips their cost.
+            site_url = config.site_url or DEFAULT_SITE_URL
+            outputs = dict(api_files(self.library))
+            for lang in LANGS:
+                outputs[f"{lang}/feed.xml"] = atom_feed(self.library, lang, site_url)
+            for path, content in sorted(outputs.items()):
+                files.append(File.generated(config, path, content=content))
         self.src_uris = {f.src_uri for f in files if f.is_documentation_page()}
         return files
 

@@ -87,12 +87,20 @@ def _freeze(**data: Any) -> MappingProxyType:
     return MappingProxyType(data)
 
 
-def build_pages(library: Library, options: SiteOptions | None = None) -> list[Page]:
-    """Every generated page of the site, in a deterministic order."""
+def build_pages(
+    library: Library, options: SiteOptions | None = None, related: dict | None = None
+) -> list[Page]:
+    """Every generated page of the site, in a deterministic order.
+
+    `related` may hold related cases already worked out (a preview reuses them for the cases an
+    edit did not touch); missing ones are computed and added to it."""
     options = options or SiteOptions()
     pages = [Page(urls.root(), "ko", "root.html", "Incident Library", _freeze(library=library))]
     # Both languages show the same related cases and co-occurring terms: work them out once.
-    related = {i.id: library.related(i, options.related_limit) for i in library.incidents}
+    related = related if related is not None else {}
+    for incident in library.incidents:
+        if incident.id not in related:
+            related[incident.id] = library.related(incident, options.related_limit)
     cooccurring = {t.key: library.cooccurring(t) for t in library.taxonomy.terms()}
     for lang in LANGS:
         pages.extend(_home_pages(library, lang, options))

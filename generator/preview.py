@@ -15,7 +15,15 @@ from .library import Library
 from .pages import Page
 from .taxonomy import FACETS
 
-LISTING_TEMPLATES = frozenset({"home.html", "facet.html", "matrix.html", "root.html"})
+# Pages that summarise the whole library: any change may move their counts.
+SUMMARY_TEMPLATES = frozenset({"facet.html", "matrix.html", "root.html"})
+# Pages that list a slice of cases: rebuilt when the slice, or a case in it, changed.
+LISTING_TEMPLATES = frozenset({"home.html", "term.html"})
+
+
+def listing(page: Page) -> tuple[str, ...]:
+    """The ids of the cases a listing page shows, in order."""
+    return tuple(i.id for i in page.data["incidents"])
 
 
 def incident_digest(incident: Incident) -> str:
@@ -33,9 +41,15 @@ def library_digests(library: Library) -> dict[str, str]:
 
 
 def touched_pages(
-    before: dict[str, str] | None, library: Library, previous: Library | None, pages: list[Page]
+    before: dict[str, str] | None,
+    library: Library,
+    previous: Library | None,
+    pages: list[Page],
+    listed: dict[str, tuple[str, ...]] | None = None,
 ) -> set[str]:
-    """Source URIs of the pages to rebuild after an edit (all of them the first time)."""
+    """Source URIs of the pages to rebuild after an edit (all of them the first time).
+
+    `listed` maps each listing page of the previous build to the cases it showed."""
     after = library_digests(library)
     if before is None or previous is None or before.get("") != after[""]:
         return {p.src_uri for p in pages}
@@ -48,11 +62,21 @@ def touched_pages(
             if incident_id in lib._by_id:
                 incident = lib.incident(incident_id)
                 terms |= {(f, t) for f in FACETS for t in incident.term_ids(f)}
+    listed = listed or {}
     touched = set()
     for page in pages:
-        lists_cases = page.template in LISTING_TEMPLATES
-        own_case = page.template == "case.html" and page.data["incident"].id in changed
-        own_term = page.template == "term.html" and page.data["term"].key in terms
-        if lists_cases or own_case or own_term:
+        if page.template in SUMMARY_TEMPLATES:
             touched.add(page.src_uri)
+        elif page.template == "case.html":
+            if page.data["incident"].id in changed:
+                touched.add(page.src_uri)
+        elif page.template in LISTING_TEMPLATES:
+            shown = listing(page)
+            own_term = page.template == "term.html" and page.data["term"].key in terms
+            if (
+                listed.get(page.src_uri) != shown
+                or (changed & set(shown))
+                or (own_term and page.data["pagination"].number == 1)
+            ):
+                touched.add(page.src_uri)
     return touched

@@ -17,7 +17,7 @@ from sitebuild import write_fixture_library
 
 from generator.library import build_library
 from generator.pages import build_pages
-from generator.preview import library_digests, touched_pages
+from generator.preview import LISTING_TEMPLATES, library_digests, listing, touched_pages
 from generator.project import ProjectPaths, check_project
 
 
@@ -30,6 +30,7 @@ def test_an_edit_touches_its_case_its_terms_and_the_listings(tmp_path):
     project = Project(tmp_path / "project")
     write_fixture_library(project)
     before = load(project.root)
+    listed = {p.src_uri: listing(p) for p in build_pages(before) if p.template in LISTING_TEMPLATES}
     path = project.incidents / "globex-etcd-outage.md"
     path.write_text(
         path.read_text(encoding="utf-8").replace("Globex: etcd loses quorum", "Globex: edited"),
@@ -37,7 +38,7 @@ def test_an_edit_touches_its_case_its_terms_and_the_listings(tmp_path):
     )
     after = load(project.root)
     pages = build_pages(after)
-    touched = touched_pages(library_digests(before), after, before, pages)
+    touched = touched_pages(library_digests(before), after, before, pages, listed)
     templates = {p.template for p in pages if p.src_uri in touched}
     assert templates == {
         "case.html",
@@ -53,7 +54,10 @@ def test_an_edit_touches_its_case_its_terms_and_the_listings(tmp_path):
         p.data["term"].key for p in pages if p.src_uri in touched and p.template == "term.html"
     }
     assert ("organization", "globex") in terms and ("organization", "acme") not in terms
-    assert touched_pages(library_digests(after), after, after, pages) == set()
+    assert touched_pages(library_digests(after), after, after, pages, listed) == set()
+    # a listing page is rebuilt only when its slice of cases or a case in it changed
+    homes = sorted(p.src_uri for p in pages if p.src_uri in touched and p.template == "home.html")
+    assert homes == ["en/index.md", "ko/index.md"]
     assert touched_pages(None, after, None, pages) == {p.src_uri for p in pages}
 
 
