@@ -10,7 +10,7 @@ from .incident import Incident
 from .taxonomy import FACETS, Taxonomy, Term
 from .text import date_key
 
-RELATED_POOL = 200
+RELATED_POOL = 100
 # Facets that describe what went wrong; these drive "related cases" and co-occurrence.
 DESCRIPTIVE_FACETS: tuple[str, ...] = ("symptom", "cause", "component", "contributing_factor")
 
@@ -35,6 +35,8 @@ class Library:
     _by_id: dict[str, Incident] = field(repr=False, compare=False)
     _by_term: dict[tuple[str, str], tuple[Incident, ...]] = field(repr=False, compare=False)
     _rank: dict[str, int] = field(repr=False, compare=False)  # position, newest first
+    # Derived values that renderers keep for reuse (one build reads one library).
+    memo: dict = field(default_factory=dict, repr=False, compare=False)
 
     def incident(self, incident_id: str) -> Incident:
         return self._by_id[incident_id]

@@ -59,8 +59,24 @@ def chips(terms, lang: str, link) -> Markup:
     return Markup(f'<ul class="il-chips">{items}</ul>')
 
 
+_ROOT = "\x00root\x00"
+
+
 def case_card(library: Library, incident: Incident, lang: str, link, t) -> Markup:
-    """One case in a list: title, organization and date, summary, and its terms."""
+    """One case in a list: title, organization and date, summary, and its terms.
+
+    A case appears on a dozen list pages; its card is rendered once per language with links
+    from the site root, and each page only swaps in its own way back to the root."""
+    key = ("card", incident.id, lang)
+    card = library.memo.get(key)
+    if card is None:
+        card = str(_case_card(library, incident, lang, lambda url: _ROOT + url, t))
+        library.memo[key] = card
+    root = link("index.html")[: -len("index.html")]
+    return Markup(card.replace(_ROOT, root))
+
+
+def _case_card(library: Library, incident: Incident, lang: str, link, t) -> str:
     text = incident.text(lang)
     other = f' lang="{text.lang}"' if text.lang != lang else ""
     orgs = "".join(
