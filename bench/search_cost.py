@@ -83,7 +83,7 @@ def main() -> None:
     parser.add_argument("--query", default="인피니밴드 배선이")
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    if not (args.site / "pagefind").is_dir():
+    if not (args.site / args.lang / "pagefind").is_dir():
         sys.exit(f"{args.site} has no Pagefind index: build the site first (make site)")
     runs = measure(args.site, args.lang, args.query, args.runs)
     print(f"site {args.site}  lang {args.lang}  query {args.query!r}  runs {len(runs)}")
