@@ -19,6 +19,8 @@ from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.pages import Page as MkDocsPage
+from mkdocs.structure.toc import get_toc
 
 from . import urls
 from .csp import with_policy
@@ -26,12 +28,13 @@ from .exports import api_files, atom_feed
 from .graph import graph_payload, layout_terms
 from .library import Library, build_library
 from .pages import Page, SiteOptions, build_pages
+from .parallel import RenderAhead
 from .preview import LISTING_TEMPLATES, library_digests, listing, touched_pages
 from .project import CheckCache, ProjectPaths, check_project
-from .publish import discard, publish, source_date_epoch, staging_dir
+from .publish import discard, publish, search_source_dir, source_date_epoch, staging_dir
 from .render import render_page
 from .search_data import as_script, cases_payload, terms_payload
-from .search_index import build_search_index
+from .search_index import SearchDocuments
 
 log = logging.getLogger("mkdocs.plugins.incident_library")
 LANGS = ("ko", "en")
@@ -58,6 +61,17 @@ class GeneratedFile(File):
         return self.touched
 
 
+class GeneratedPage(MkDocsPage):
+    """A generated page: its Markdown source is empty and its content comes from the core, so
+    MkDocs' Markdown conversion (a new converter with every extension, per page) is skipped."""
+
+    def render(self, config, files) -> None:
+        self.content = ""
+        self.toc = get_toc([])
+        self.present_anchor_ids = set()
+        self.links_to_anchors = {}
+
+
 class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
     def __init__(self) -> None:
         self.command: str | None = None
@@ -74,6 +88,9 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         self.pages: dict[str, Page] = {}
         self.src_uris: set[str] = set()
         self.paths: ProjectPaths | None = None
+        self.search: SearchDocuments | None = None
+        self.ahead: RenderAhead | None = None
+        self.fragments: dict[str, str] = {}
 
     def on_startup(self, *, command, dirty) -> None:
         self.command = command
@@ -101,6 +118,12 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
             # succeeded, so a failed or interrupted build never damages the published site.
             self.publish_to = Path(config.site_dir)
             config.site_dir = str(staging_dir(self.publish_to))
+        # Not while previewing: re-indexing every case on each edit would cost seconds, and the
+        # library page searches the same cases from cases.js when Pagefind is absent.
+        self.search = None
+        if self.command != "serve":
+            site = self.publish_to or Path(config.site_dir)
+            self.search = SearchDocuments(search_source_dir(site))
         return config
 
     def on_files(self, files: Files, config) -> Files:
@@ -132,6 +155,9 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
             log.info("preview: rebuilding %d of %d generated pages", len(touched), len(pages))
         self.digests, self.previous = library_digests(self.library), self.library
         self.listed = {p.src_uri: listing(p) for p in pages if p.template in LISTING_TEMPLATES}
+        if self.command != "serve":
+            cases = [p for p in pages if p.template == "case.html"]
+            self.ahead = RenderAhead.start(cases, render_page)
         for page in pages:
             self.pages[page.src_uri] = page
             # Case and term pages are reached through lists, never the navigation: Material
@@ -172,6 +198,9 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         lang = url.split("/", 1)[0] if url.split("/", 1)[0] in LANGS else "ko"
         page.meta.setdefault("lang", lang)
         page.meta["alternates"] = self._alternates(page.file.dest_uri)
+        if generated is not None and not generated.in_nav:
+            folder = page.file.dest_uri.rsplit("/", 1)[0]
+            page.meta["nav_key"] = f"{page.meta['lang']}:{folder}"
         return markdown
 
     def on_page_content(self, html, page, config, files):
@@ -181,22 +210,54 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         self.rendered += 1
         if self.rendered % PROGRESS_EVERY == 0 and _progress_wanted():
             log.info("rendered %d of %d generated pages", self.rendered, len(self.pages))
-        return render_page(generated)
+        content = self.ahead.take(generated.url) if self.ahead is not None else None
+        if content is None:
+            content = render_page(generated)
+        if self.search is not None and generated.template == "case.html":
+            self.search.add(page.file.dest_uri, generated.lang, content)
+        return content
+
+    def on_nav(self, nav, config, files):
+        for file in files.documentation_pages():
+            if file.page is None and file.src_uri in self.pages:
+                GeneratedPage(None, file, config)  # sets file.page; MkDocs keeps it
+        return nav
+
+    def on_env(self, env, config, files):
+        """Every page's content exists now: index the cases while MkDocs writes the site."""
+        if self.ahead is not None:
+            self.ahead.close()
+            self.ahead = None
+        self.fragments = {}
+        env.globals["il_cached"] = self._cached
+        if self.search is not None:
+            self.search.start(Path(config.site_dir))
+        return env
 
     def on_post_build(self, config) -> None:
-        """Index the built case pages with Pagefind, the last step of every build.
-
-        Not while previewing: re-indexing every case on each edit would cost seconds, and the
-        library page searches the same cases from cases.js when Pagefind is absent."""
+        """Wait for the search index, the last step of every build (not of a preview)."""
         log.info("rendered %d generated pages", self.rendered)
         self.rendered = 0
-        if self.command != "serve":
-            build_search_index(Path(config.site_dir))
+        if self.search is not None:
+            try:
+                self.search.wait()
+                log.info(
+                    "search index: Pagefind ran %.1f s beside MkDocs; the build waited %.1f s",
+                    self.search.seconds,
+                    self.search.waited,
+                )
+            finally:
+                self.search.discard()
         self.staged = Path(config.site_dir) if self.publish_to is not None else None
 
     def on_build_error(self, *, error) -> None:
         # Also reached when --strict turns warnings into a failure after on_post_build.
         self.staged = None
+        if self.ahead is not None:
+            self.ahead.close()
+            self.ahead = None
+        if self.search is not None:
+            self.search.discard()
         if self.publish_to is not None:
             discard(self.publish_to.parent / f".{self.publish_to.name}.building-{os.getpid()}")
 
@@ -219,6 +280,17 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
             if path.exists():
                 server.watch(str(path))
         return server
+
+    def _cached(self, key: str | None, caller) -> str:
+        """`{% call il_cached(key) %}…{% endcall %}` in a theme template: the block is rendered
+        once per key and reused. Pages outside the navigation share their navigation HTML with
+        every page of their language in the same folder."""
+        if not key:
+            return caller()
+        html = self.fragments.get(key)
+        if html is None:
+            html = self.fragments[key] = caller()
+        return html
 
     def _alternates(self, dest_uri: str) -> list[dict[str, str]]:
         """The same page in each language, as links relative to this page; only pages that exist."""

@@ -225,7 +225,13 @@ def _case_page(
         facet_ids=FACETS,
         citation=cite(library, incident, lang, options.site_url),
         index_names=sorted(
-            {n for f in FACETS for t in library.terms_of(incident, f) for n in t.names()}
+            {
+                name
+                for f in FACETS
+                for t in library.terms_of(incident, f)
+                for name in t.names()
+                if name != t.id
+            }
         ),
     )
     return Page(urls.case(lang, incident.id), lang, "case.html", text.title, data, text.summary)

@@ -17,6 +17,12 @@ def staging_dir(site_dir: Path) -> Path:
     return site_dir.parent / f".{site_dir.name}.building-{os.getpid()}"
 
 
+def search_source_dir(site_dir: Path) -> Path:
+    """Where a build writes the documents Pagefind indexes: a hidden sibling of the site, never
+    published, removed when the build ends (or by the next build if this one is killed)."""
+    return site_dir.parent / f".{site_dir.name}.search-{os.getpid()}"
+
+
 def publish(staging: Path, site_dir: Path) -> None:
     """Replace `site_dir` with `staging`; the old site is removed only after the swap."""
     old = site_dir.parent / f".{site_dir.name}.old-{os.getpid()}"
@@ -31,8 +37,12 @@ def discard(staging: Path) -> None:
 
 
 def _discard_stale(site_dir: Path) -> None:
-    """Remove staging folders left by builds that were killed (their process is gone)."""
-    for path in site_dir.parent.glob(f".{site_dir.name}.building-*"):
+    """Remove staging and search folders left by builds that were killed (their process is gone)."""
+    stale = [
+        *site_dir.parent.glob(f".{site_dir.name}.building-*"),
+        *site_dir.parent.glob(f".{site_dir.name}.search-*"),
+    ]
+    for path in stale:
         pid = path.name.rsplit("-", 1)[-1]
         if pid.isdigit() and not _alive(int(pid)):
             shutil.rmtree(path, ignore_errors=True)
