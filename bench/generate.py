@@ -547,14 +547,18 @@ def plain_page(incident: SyntheticIncident, lang: str, related: list[SyntheticIn
     return "\n".join(out) + "\n"
 
 
-def write_plain_pages(count_pages: int, out_dir: Path, seed: int = 1) -> int:
+def write_plain_pages(count_pages: int, out_dir: Path, seed: int = 1, layout: str = "flat") -> int:
     """Write `count_pages` case pages as Markdown into a plain Material project at `out_dir`.
 
     Pages alternate Korean and English versions of the same synthetic incidents (the incident
-    library's case pages: N incidents in 2 languages), under docs/ko/cases/ and docs/en/cases/.
-    The project has no navigation of its own, so MkDocs lists every page, as a plain user's site
-    would. Returns the number of pages written.
+    library's case pages: N incidents in 2 languages). The project has no navigation of its own,
+    so MkDocs lists every page from the folders, as a plain user's site would. `layout`: "flat"
+    puts every case under docs/<lang>/cases/ (each page's navigation then lists all its
+    siblings); "by-month" under docs/<lang>/cases/<year>/<month>/ by the date the incident
+    occurred, as someone keeping thousands of pages would fold them. Returns the pages written.
     """
+    if layout not in ("flat", "by-month"):
+        raise ValueError(f"unknown layout {layout!r}")
     out_dir = _prepare(out_dir)
     docs = _fresh(out_dir / "docs")
     (out_dir / "mkdocs.yml").write_text(PLAIN_MKDOCS_YML, encoding="utf-8")
@@ -563,15 +567,18 @@ def write_plain_pages(count_pages: int, out_dir: Path, seed: int = 1) -> int:
         encoding="utf-8",
     )
     incidents = list(generate_incidents(-(-count_pages // 2), seed))
-    for lang in LANGS:
-        (docs / lang / "cases").mkdir(parents=True)
     for number in range(count_pages):
         position, lang = divmod(number, 2)
         incident = incidents[position]
         others = [incidents[(position + k) % len(incidents)] for k in range(1, 6)]
         related = list({o.id: o for o in others if o.id != incident.id}.values())
         page = plain_page(incident, LANGS[lang], related)
-        (docs / LANGS[lang] / "cases" / f"{incident.id}.md").write_text(page, encoding="utf-8")
+        folder = docs / LANGS[lang] / "cases"
+        if layout == "by-month":
+            year, month = (str(incident.meta["occurred"]).split("-") + ["01"])[:2]
+            folder = folder / year / month
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{incident.id}.md").write_text(page, encoding="utf-8")
     return count_pages
 
 

@@ -6,9 +6,11 @@ For each N it writes a synthetic project (bench/generate.py) and measures, each 
 
 - `incidents check --root DIR`: wall time and peak memory;
 - `mkdocs build` of the project, with the plugin's hooks timed inside the build process, split into
-  core (load + validate, library, pages, search data + graph, render, plugin glue), Pagefind (the
-  plugin's `on_post_build`) and MkDocs (everything else, interpreter start-up included); peak RSS of
-  the build process and of the Pagefind binary it starts; site size; case page sizes; index size;
+  core (load + validate, library, pages, search data + graph, render, plugin glue), MkDocs
+  (everything else, interpreter start-up included) and the wait for Pagefind at the end (Pagefind
+  runs on a thread beside MkDocs; its own duration is shown too); peak RSS of the build process and
+  of its child processes (the Pagefind binary, the forked workers); site size; case page sizes;
+  index size;
 - the baseline: a plain Material build (navigation.prune, no plugin, no search) of as many
   case pages (2×N, written as Markdown by `generate.write_plain_pages`), and the ratio ours/plain.
 
@@ -75,7 +77,8 @@ STAGE_ORDER = (
     "CSP (post-page)",
     "other plugin work",
 )
-SEARCH_INDEX = "build_search_index"  # the Pagefind step, called from on_post_build
+SEARCH_INDEX = "build_search_index"  # Pagefind, on a thread beside MkDocs (search_index module)
+SEARCH_WAIT = "wait"  # SearchDocuments.wait: what the build waits for Pagefind at its end
 
 
 # --- running a child process -------------------------------------------------------------------
@@ -144,6 +147,7 @@ def child_build(project: Path, result: Path) -> None:
     from mkdocs.__main__ import cli
 
     import generator.mkdocs_plugin as plugin
+    import generator.search_index as search_index
 
     seconds: dict[str, float] = defaultdict(float)
     calls: dict[str, int] = defaultdict(int)
@@ -160,9 +164,13 @@ def child_build(project: Path, result: Path) -> None:
 
         return wrapper
 
-    for name in (*CORE_STAGES, SEARCH_INDEX):
+    for name in CORE_STAGES:
         if callable(getattr(plugin, name, None)):
             setattr(plugin, name, timed(name, getattr(plugin, name)))
+    # Pagefind runs on a thread (its time overlaps MkDocs'); the build waits for it at the end.
+    search_index.build_search_index = timed(SEARCH_INDEX, search_index.build_search_index)
+    documents = search_index.SearchDocuments
+    documents.wait = timed(SEARCH_WAIT, documents.wait)
     cls = plugin.IncidentLibraryPlugin
     hooks = [name for name in vars(cls) if name.startswith("on_") and name != "on_serve"]
     for hook in hooks:
@@ -201,9 +209,18 @@ def page_sizes(folder: Path) -> list[int]:
     return sorted(p.stat().st_size for p in folder.glob("*.html"))
 
 
-def measure(count: int, work: Path, timeout: float, seed: int, plain_baseline: bool = True) -> dict:
-    """Every figure for a library of `count` incidents, in `work` (created, left in place)."""
+def measure(
+    count: int,
+    work: Path,
+    timeout: float,
+    seed: int,
+    plain_layout: str | None = "by-month",
+    pagefind_reference: bool = False,
+) -> dict:
+    """Every figure for a library of `count` incidents, in `work` (created, left in place).
+    `plain_layout`: how the baseline's pages are foldered (None: no baseline)."""
     row: dict = {"incidents": count, "case_pages": 2 * count, "load_before": os.getloadavg()[0]}
+    row["plain_layout"] = plain_layout or "-"
     project, plain = work / "project", work / "plain"
 
     started = time.perf_counter()
@@ -235,13 +252,15 @@ def measure(count: int, work: Path, timeout: float, seed: int, plain_baseline: b
         for name, stage in CORE_STAGES.items():
             stages[stage] += timed.get(name, 0.0)
         pagefind = timed.get(SEARCH_INDEX, 0.0)
-        # Everything the plugin's hooks did except Pagefind (publishing the staged site included).
-        core = sum(v for k, v in timed.items() if k.startswith("hook:")) - pagefind
+        waited = timed.get(SEARCH_WAIT, 0.0)
+        # Everything the plugin's hooks did except waiting for Pagefind (publishing included).
+        core = sum(v for k, v in timed.items() if k.startswith("hook:")) - waited
         stages["other plugin work"] = core - sum(stages.values())
         row["core_s"] = core
         row["stages_s"] = dict(stages)
         row["pagefind_s"] = pagefind
-        row["mkdocs_s"] = build.seconds - core - pagefind
+        row["pagefind_wait_s"] = waited
+        row["mkdocs_s"] = build.seconds - core - waited
         row["maxrss_python_mib"] = inner["maxrss_python_mib"]
         row["maxrss_pagefind_mib"] = inner["maxrss_pagefind_mib"]
         site = project / "site"
@@ -252,19 +271,20 @@ def measure(count: int, work: Path, timeout: float, seed: int, plain_baseline: b
         sizes = [folder_size(site / lang / "pagefind") for lang in ("ko", "en")]
         row["pagefind_bytes"] = sum(size for size, _ in sizes)
         row["pagefind_files"] = sum(files for _, files in sizes)
-        # Reference: Pagefind's own command over the same site, one process, its own file walk.
-        command = [sys.executable, "-m", "pagefind", "--site", str(site), "--quiet"]
-        command += ["--output-path", str(work / "pagefind-cli")]
-        reference = run_timed(command, work / "pagefind-cli.log", timeout)
-        row["pagefind_cli"] = asdict(reference)
-        status(f"N={count}: Pagefind command over the same site {_seconds(reference)}")
-        report_failure(reference)
+        if pagefind_reference:
+            # Pagefind's own command over the whole built site, one process, its own file walk.
+            command = [sys.executable, "-m", "pagefind", "--site", str(site), "--quiet"]
+            command += ["--output-path", str(work / "pagefind-cli")]
+            reference = run_timed(command, work / "pagefind-cli.log", timeout)
+            row["pagefind_cli"] = asdict(reference)
+            status(f"N={count}: Pagefind command over the same site {_seconds(reference)}")
+            report_failure(reference)
 
-    if not plain_baseline:
+    if plain_layout is None:
         row["plain"] = asdict(Run(0.0, 0.0, None, 0.0, False, "skipped (--no-plain)"))
         row["load_after"] = os.getloadavg()[0]
         return row
-    write_plain_pages(2 * count, plain, seed)
+    write_plain_pages(2 * count, plain, seed, plain_layout)
     baseline = run_timed(
         [sys.executable, "-m", "mkdocs", "build", "--clean", "-f", str(plain / "mkdocs.yml")],
         work / "plain.log",
@@ -276,11 +296,12 @@ def measure(count: int, work: Path, timeout: float, seed: int, plain_baseline: b
     report_failure(baseline)
     if baseline.ok:
         row["plain_site_bytes"], row["plain_site_files"] = folder_size(plain / "site")
-        plain_cases = page_sizes(plain / "site" / "ko" / "cases")
+        plain_cases = sorted(p.stat().st_size for p in (plain / "site" / "ko").rglob("*.html"))
         row["plain_case_html_median"] = statistics.median(plain_cases) if plain_cases else 0
     if build.ok and baseline.ok:
         row["ratio_total"] = build.seconds / baseline.seconds
-        row["ratio_without_pagefind"] = (build.seconds - row["pagefind_s"]) / baseline.seconds
+        without = build.seconds - row["pagefind_wait_s"]
+        row["ratio_without_pagefind"] = without / baseline.seconds
         row["ratio_cpu"] = build.cpu_seconds / baseline.cpu_seconds
     row["load_after"] = os.getloadavg()[0]
     return row
@@ -359,6 +380,10 @@ def table(rows: list[dict]) -> str:
                 return f"{row['mkdocs_s']:.1f} s"
             case "pagefind":
                 return f"{row['pagefind_s']:.1f} s"
+            case "pagefind_wait":
+                return f"{row.get('pagefind_wait_s', 0.0):.1f} s"
+            case "plain_layout":
+                return row.get("plain_layout", "flat")
             case "per_page":
                 return f"{row['build']['seconds'] / row['case_pages'] * 1000:.1f} ms"
             case "rss_py":
@@ -391,21 +416,23 @@ def table(rows: list[dict]) -> str:
         ("  core (plugin hooks)", "core"),
         *[(f"    {name}", f"stage:{name}") for name in stage_names],
         ("  MkDocs (incl. start-up)", "mkdocs"),
-        ("  Pagefind", "pagefind"),
+        ("  waiting for Pagefind at the end", "pagefind_wait"),
+        ("  Pagefind (on a thread, beside MkDocs)", "pagefind"),
         ("  per case page", "per_page"),
         ("peak RSS, build process", "rss_py"),
-        ("peak RSS, Pagefind binary", "rss_pf"),
+        ("peak RSS, largest child (Pagefind, workers)", "rss_pf"),
         ("site", "site"),
         ("case page HTML, median / max", "case_html"),
         ("Pagefind index", "index"),
         ("Pagefind command, same site (reference)", "pagefind_cli"),
         ("  peak RSS", "pagefind_cli_rss"),
         ("plain Material build, 2×N pages", "plain"),
+        ("  page folders", "plain_layout"),
         ("  peak RSS", "plain_rss"),
         ("  site", "plain_site"),
         ("  case page HTML, median", "plain_case_html"),
         ("ratio build / plain", "ratio_total"),
-        ("ratio build without Pagefind / plain", "ratio_without_pagefind"),
+        ("ratio build without Pagefind's wait / plain", "ratio_without_pagefind"),
         ("ratio CPU time build / plain", "ratio_cpu"),
         ("load average (1 min), start → end", "load"),
     ]
@@ -444,7 +471,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--no-plain",
         action="store_true",
-        help="skip the plain Material baseline (it grows with the square of N)",
+        help="skip the plain Material baseline",
+    )
+    parser.add_argument(
+        "--plain-layout",
+        choices=("by-month", "flat"),
+        default="by-month",
+        help="the baseline's page folders: by-month (docs/<lang>/cases/<year>/<month>/, the "
+        "default) or flat (docs/<lang>/cases/, whose navigation grows with the square of N)",
+    )
+    parser.add_argument(
+        "--pagefind-reference",
+        action="store_true",
+        help="also time Pagefind's own command over the whole built site",
     )
     parser.add_argument("--child-build", nargs=2, type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -469,7 +508,10 @@ def main(argv: list[str] | None = None) -> None:
         for count in sizes:
             work = root / f"n{count}"
             work.mkdir()
-            rows.append(measure(count, work, args.timeout, args.seed, not args.no_plain))
+            layout = None if args.no_plain else args.plain_layout
+            rows.append(
+                measure(count, work, args.timeout, args.seed, layout, args.pagefind_reference)
+            )
             if not args.keep:
                 shutil.rmtree(work)
             if args.json:

@@ -112,6 +112,7 @@ class Heading:
 
 
 _FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)")
+_MAY_MARK = frozenset("#`~ \t")  # first characters of a fence or a heading line (not "")
 
 
 def split_sections(body: str, first_line: int) -> tuple[str, list[tuple[Heading, str]]]:
@@ -124,6 +125,12 @@ def split_sections(body: str, first_line: int) -> tuple[str, list[tuple[Heading,
     parts: list[tuple[Heading, list[str]]] = []
     fence: str | None = None
     for offset, line in enumerate(body.split("\n")):
+        if line[:1] not in _MAY_MARK:  # most lines: neither a fence nor a heading
+            if parts:
+                parts[-1][1].append(line)
+            else:
+                preamble.append(line)
+            continue
         marker = _FENCE.match(line)
         if marker:
             fence = None if fence == marker.group(1) else (fence or marker.group(1))

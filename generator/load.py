@@ -228,13 +228,16 @@ def _reject_early_close(lines: list[str], index: int, path: str) -> None:
 
 def parse_yaml(text: str, path: str, first_line: int = 1) -> YamlDocument:
     """Parse YAML into data with positions; reject aliases, tags, duplicate keys and huge or
-    deeply nested documents before they can cost time or memory."""
+    deeply nested documents before they can cost time or memory.
+
+    One pass over libyaml's events builds the data and checks it: an alias is never expanded
+    and nothing past a size or depth limit is read."""
     index = _LineIndex(text, first_line)
+    reader = _Reader(path, index)
     try:
-        problems = _scan(text, path, index)
-        if problems:
-            raise LoadError(problems)
-        node = yaml.compose(text, Loader=_Loader)
+        for event in yaml.parse(text, Loader=_Loader):
+            if reader.feed(event):
+                break
     except yaml.MarkedYAMLError as exc:
         raise LoadError([_syntax_error(exc, text, path, index)]) from None
     except yaml.reader.ReaderError as exc:
@@ -244,19 +247,28 @@ def parse_yaml(text: str, path: str, first_line: int = 1) -> YamlDocument:
     except yaml.YAMLError as exc:
         message = "invalid YAML: " + str(exc).split("\n")[0]
         raise LoadError([Diagnostic(path, first_line, 1, "", message)]) from None
-    if node is None:
+    # What is reported, in order: aliases; then anchors, tags, depth and size; then a second
+    # document; then what is wrong with keys and values.
+    problems = reader.aliases or reader.others
+    if problems:
+        raise LoadError(problems)
+    if reader.second_document is not None:
+        raise LoadError([_syntax_error(reader.second_document, text, path, index)])
+    if reader.errors:
+        raise LoadError(reader.errors)
+    if reader.root is _ABSENT:
         return YamlDocument({}, {(): Position(first_line, 1)})
-    builder = _Builder(path, index)
-    data = builder.build(node, (), 0)
-    if builder.aliased:  # pragma: no cover - _scan reports every alias first
-        raise LoadError([Diagnostic(path, first_line, 1, "", _ALIAS_MESSAGE)])
-    if builder.errors:
-        raise LoadError(builder.errors)
-    return YamlDocument(data, builder.values, builder.keys)
+    return YamlDocument(reader.root, reader.values, reader.keys)
 
 
 _ALIAS_MESSAGE = "YAML anchors and aliases (&, *) are not allowed; write values out"
 _TAG_MESSAGE = "YAML tags (!, !!) are not allowed; write the value out plainly"
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+_VALUE_TAG = "tag:yaml.org,2002:value"
+_STR_TAG = "tag:yaml.org,2002:str"
+_ABSENT = object()
+_SKIP = object()  # a mapping value that is not kept (its key was refused)
+_RESOLVER = yaml.resolver.Resolver()
 
 
 def _syntax_error(exc: yaml.MarkedYAMLError, text: str, path: str, index: _LineIndex) -> Diagnostic:
@@ -273,150 +285,154 @@ def _syntax_error(exc: yaml.MarkedYAMLError, text: str, path: str, index: _LineI
     return Diagnostic(path, position.line, position.col, "", f"invalid YAML: {problem}{hint}")
 
 
-class _Slot:
-    """Where the scanner is inside one mapping or sequence."""
+class _Frame:
+    """One open mapping or sequence: where it is, what it holds so far, and whose turn it is."""
 
-    __slots__ = ("loc", "mapping", "index", "key", "want_key")
+    __slots__ = ("loc", "mapping", "container", "index", "key", "want_key")
 
-    def __init__(self, loc: Loc, mapping: bool):
-        self.loc, self.mapping = loc, mapping
-        self.index, self.key, self.want_key = 0, "", True
-
-    def next_loc(self, event: yaml.Event) -> tuple[Loc, bool]:
-        """The location of the node `event` starts, and whether it is a mapping key."""
-        if not self.mapping:
-            self.index += 1
-            return (*self.loc, self.index - 1), False
-        if self.want_key:
-            self.want_key = False
-            self.key = str(event.value) if isinstance(event, yaml.ScalarEvent) else "?"
-            return self.loc, True
-        self.want_key = True
-        return (*self.loc, self.key), False
+    def __init__(self, loc: Loc, mapping: bool, container: Any):
+        self.loc, self.mapping, self.container = loc, mapping, container
+        self.index, self.key, self.want_key = 0, "", True  # key: str, or _SKIP
 
 
-def _scan(text: str, path: str, index: _LineIndex) -> list[Diagnostic]:
-    """One streaming pass over the YAML events, before any tree is built: aliases (an alias bomb
-    never expands), anchors, tags, depth and the number of values."""
-    aliases: list[Diagnostic] = []
-    others: list[Diagnostic] = []
-    stack: list[_Slot] = []
-    count = 0
-
-    def report(into: list[Diagnostic], event: yaml.Event, loc: Loc, message: str) -> None:
-        pos = index.mark(event.start_mark)
-        into.append(Diagnostic(path, pos.line, pos.col, field_name(loc), message))
-
-    for event in yaml.parse(text, Loader=_Loader):
-        if isinstance(event, yaml.CollectionEndEvent):
-            stack.pop()
-            continue
-        if not isinstance(event, yaml.NodeEvent):  # scalars, aliases, collection starts
-            continue
-        loc, is_key = stack[-1].next_loc(event) if stack else ((), False)
-        if len(stack) > MAX_YAML_DEPTH:
-            message = f"values are nested more than {MAX_YAML_DEPTH} levels deep"
-            report(others, event, loc, message)
-            return aliases or others[-1:]
-        if isinstance(event, yaml.AliasEvent):
-            if len(aliases) < MAX_ALIAS_REPORTS:
-                report(aliases, event, (), _ALIAS_MESSAGE)
-            continue
-        if not is_key:
-            count += 1
-            if count > MAX_YAML_NODES:
-                report(others, event, loc, f"front matter has more than {MAX_YAML_NODES} values")
-                return aliases or others[-1:]
-        if event.anchor is not None:
-            report(others, event, (), _ALIAS_MESSAGE)
-        if event.tag is not None:
-            report(others, event, loc, _TAG_MESSAGE)
-        if isinstance(event, yaml.CollectionStartEvent):
-            stack.append(_Slot(loc, isinstance(event, yaml.MappingStartEvent)))
-    return aliases or others
-
-
-class _Builder:
-    """Turns a composed YAML node tree into Python data, recording each node's position."""
+class _Reader:
+    """Builds data and positions from YAML events, checking as it goes."""
 
     def __init__(self, path: str, index: _LineIndex):
         self.path = path
         self.index = index
+        self.root: Any = _ABSENT
         self.values: dict[Loc, Position] = {}
         self.keys: dict[Loc, Position] = {}
+        self.aliases: list[Diagnostic] = []
+        self.others: list[Diagnostic] = []
         self.errors: list[Diagnostic] = []
-        self.seen: set[int] = set()
-        self.aliased = False
+        self.second_document: yaml.MarkedYAMLError | None = None
+        self.stack: list[_Frame] = []
+        self.documents = 0
         self.count = 0
         self.constructor = yaml.constructor.SafeConstructor()
 
-    def _pos(self, node: yaml.Node) -> Position:
-        return self.index.mark(node.start_mark)
+    def _report(self, into: list[Diagnostic], event: yaml.Event, loc: Loc, message: str) -> None:
+        pos = self.index.mark(event.start_mark)
+        into.append(Diagnostic(self.path, pos.line, pos.col, field_name(loc), message))
 
-    def _error(self, node: yaml.Node, loc: Loc, message: str) -> None:
-        pos = self._pos(node)
-        self.errors.append(Diagnostic(self.path, pos.line, pos.col, field_name(loc), message))
-
-    def build(self, node: yaml.Node, loc: Loc, depth: int) -> Any:
-        self.count += 1
-        if self.count > MAX_YAML_NODES:
-            if self.count == MAX_YAML_NODES + 1:
-                self._error(node, loc, f"front matter has more than {MAX_YAML_NODES} values")
-            return None
-        if id(node) in self.seen:
-            # An alias: the composer hands back the anchored node itself. _scan reports aliases
-            # before composing; this only keeps an alias bomb from expanding should one get here.
-            self.aliased = True
-            return None
-        self.seen.add(id(node))
-        if depth > MAX_YAML_DEPTH:
-            self._error(node, loc, f"values are nested more than {MAX_YAML_DEPTH} levels deep")
-            return None
-        self.values[loc] = self._pos(node)
-        if isinstance(node, yaml.MappingNode):
-            return self._mapping(node, loc, depth)
-        if isinstance(node, yaml.SequenceNode):
-            return [self.build(item, (*loc, i), depth + 1) for i, item in enumerate(node.value)]
-        return self._scalar(node, loc)
-
-    def _mapping(self, node: yaml.MappingNode, loc: Loc, depth: int) -> dict[Any, Any]:
-        result: dict[Any, Any] = {}
-        for key_node, value_node in node.value:
-            if key_node.tag == _MERGE_TAG:
-                self._error(key_node, loc, "YAML merge keys (<<) are not allowed; write values out")
-                continue
-            if not isinstance(key_node, yaml.ScalarNode):
-                self._error(key_node, loc, "mapping keys must be plain words")
-                continue
-            key = key_node.value  # the key as written: `2024: x` has the key '2024'
-            if key in result:
-                first = self.keys[(*loc, key)]
-                self._error(
-                    key_node, (*loc, key), f"duplicate key (first set on line {first.line})"
+    def feed(self, event: yaml.Event) -> bool:
+        """Take one event; True when reading must stop (a limit was passed)."""
+        kind = type(event)
+        if kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+            self.stack.pop()
+            return False
+        if kind is yaml.DocumentStartEvent:
+            self.documents += 1
+            if self.documents == 2:
+                self.second_document = yaml.composer.ComposerError(
+                    "expected a single document in the stream",
+                    None,
+                    "but found another document",
+                    event.start_mark,
                 )
-                continue
-            self.keys[(*loc, key)] = self._pos(key_node)
-            result[key] = self.build(value_node, (*loc, key), depth + 1)
-        return result
+            return False
+        if not isinstance(event, yaml.NodeEvent):  # stream and document ends
+            return False
+        frame = self.stack[-1] if self.stack else None
+        # Where this node sits, and whether it is a mapping key.
+        is_key = False
+        if frame is None:
+            loc: Loc = ()
+        elif not frame.mapping:
+            loc = (*frame.loc, frame.index)
+            frame.index += 1
+        elif frame.want_key:
+            frame.want_key, is_key, loc = False, True, frame.loc
+        else:
+            frame.want_key, loc = True, (*frame.loc, frame.key)
+        if len(self.stack) > MAX_YAML_DEPTH:
+            message = f"values are nested more than {MAX_YAML_DEPTH} levels deep"
+            self._report(self.others, event, loc, message)
+            self.others = self.others[-1:]
+            return True
+        if kind is yaml.AliasEvent:
+            if len(self.aliases) < MAX_ALIAS_REPORTS:
+                self._report(self.aliases, event, (), _ALIAS_MESSAGE)
+        elif not is_key:
+            self.count += 1
+            if self.count > MAX_YAML_NODES:
+                message = f"front matter has more than {MAX_YAML_NODES} values"
+                self._report(self.others, event, loc, message)
+                self.others = self.others[-1:]
+                return True
+        if kind is not yaml.AliasEvent:
+            if event.anchor is not None:
+                self._report(self.others, event, (), _ALIAS_MESSAGE)
+            if event.tag is not None:
+                self._report(self.others, event, loc, _TAG_MESSAGE)
+        # Build, unless this node lies inside something that is not kept.
+        kept = self.documents < 2 and not (
+            frame is not None and (frame.container is None or (not is_key and frame.key is _SKIP))
+        )
+        if is_key:
+            assert frame is not None
+            frame.key = self._key(event, frame) if kept else _SKIP
+            if kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
+                self.stack.append(_Frame(loc, kind is yaml.MappingStartEvent, None))
+            return False
+        value: Any = None
+        if kept:
+            self.values[loc] = self.index.mark(event.start_mark)
+        if kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
+            mapping = kind is yaml.MappingStartEvent
+            value = ({} if mapping else []) if kept else None
+            self.stack.append(_Frame(loc, mapping, value))
+        elif kind is yaml.ScalarEvent and kept:
+            value = self._scalar(event, loc)
+        if not kept:
+            return False
+        if frame is None:
+            self.root = value
+        elif frame.mapping:
+            frame.container[frame.key] = value
+        else:
+            frame.container.append(value)
+        return False
 
-    def _scalar(self, node: yaml.Node, loc: Loc) -> Any:
-        if node.tag in (_MERGE_TAG, _VALUE_TAG):
-            return node.value  # `<<` or `=` as a value is just text
+    def _key(self, event: yaml.Event, frame: _Frame) -> Any:
+        """The key a mapping value is stored under, or _SKIP when the key is refused."""
+        if type(event) is yaml.ScalarEvent:
+            tag = _RESOLVER.resolve(yaml.ScalarNode, event.value, event.implicit)
+            if tag == _MERGE_TAG:
+                message = "YAML merge keys (<<) are not allowed; write values out"
+                self._report(self.errors, event, frame.loc, message)
+                return _SKIP
+            key = event.value  # the key as written: `2024: x` has the key '2024'
+            if key in frame.container:
+                first = self.keys[(*frame.loc, key)]
+                message = f"duplicate key (first set on line {first.line})"
+                self._report(self.errors, event, (*frame.loc, key), message)
+                return _SKIP
+            self.keys[(*frame.loc, key)] = self.index.mark(event.start_mark)
+            return key
+        if type(event) is not yaml.AliasEvent:
+            self._report(self.errors, event, frame.loc, "mapping keys must be plain words")
+        return _SKIP
+
+    def _scalar(self, event: yaml.ScalarEvent, loc: Loc) -> Any:
+        tag = _RESOLVER.resolve(yaml.ScalarNode, event.value, event.implicit)
+        if tag == _STR_TAG or tag in (_MERGE_TAG, _VALUE_TAG):
+            return event.value  # text; `<<` or `=` as a value is just text too
+        node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
         try:
             return self.constructor.construct_object(node, deep=True)
         except Exception as exc:  # the constructors raise many kinds for odd scalars
-            shown = shorten(node.value)
-            if node.tag == "tag:yaml.org,2002:timestamp":
-                self._error(node, loc, f"'{shown}' is not a day of the calendar")
-            elif node.tag == "tag:yaml.org,2002:int":
-                self._error(node, loc, f"'{shown}' is too long for a number")
+            shown = shorten(event.value)
+            if tag == "tag:yaml.org,2002:timestamp":
+                message = f"'{shown}' is not a day of the calendar"
+            elif tag == "tag:yaml.org,2002:int":
+                message = f"'{shown}' is too long for a number"
             else:
-                self._error(node, loc, f"invalid value '{shown}': {exc}")
+                message = f"invalid value '{shown}': {exc}"
+            self._report(self.errors, event, loc, message)
             return None
-
-
-_MERGE_TAG = "tag:yaml.org,2002:merge"
-_VALUE_TAG = "tag:yaml.org,2002:value"
 
 
 def iter_markdown_files(folder: Path) -> Iterator[Path]:

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from .pages import Page
 
@@ -29,6 +31,45 @@ def processors() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not on Linux
         return os.cpu_count() or 1
+
+
+def can_fork() -> bool:
+    """A second processor, `fork`, and no other thread running (a thread holding a lock when
+    the process forks would leave the child stuck: a preview server has such threads)."""
+    return (
+        processors() >= 2
+        and "fork" in multiprocessing.get_all_start_methods()
+        and threading.active_count() == 1
+    )
+
+
+_job: Callable[[int], Any] | None = None
+
+
+def _run_job(index: int) -> Any:
+    assert _job is not None
+    return _job(index)
+
+
+def split_map(job: Callable[[int], Any], count: int, minimum: int = MIN_PAGES) -> list[Any]:
+    """`[job(i) for i in range(count)]`, with a forked worker doing every other item while this
+    process does the rest. The worker inherits everything `job` reads; only results are
+    pickled. Small inputs, one processor or no `fork`: all in this process."""
+    global _job
+    if count < minimum or not can_fork():
+        return [job(i) for i in range(count)]
+    _job = job
+    try:
+        with multiprocessing.get_context("fork").Pool(1) as pool:
+            theirs = pool.map_async(_run_job, range(1, count, 2), chunksize=64)
+            mine = [job(i) for i in range(0, count, 2)]
+            other = theirs.get()
+    finally:
+        _job = None
+    out: list[Any] = [None] * count
+    out[0::2] = mine
+    out[1::2] = other
+    return out
 
 
 def _render_one(url: str) -> tuple[str, str]:
@@ -53,9 +94,7 @@ class RenderAhead:
 
     @classmethod
     def start(cls, pages: Sequence[Page], render: Callable[[Page], str]) -> RenderAhead | None:
-        if len(pages) < MIN_PAGES or processors() < 2:
-            return None
-        if "fork" not in multiprocessing.get_all_start_methods():
+        if len(pages) < MIN_PAGES or not can_fork():
             return None
         return cls(pages, render)
 

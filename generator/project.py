@@ -20,6 +20,7 @@ from .load import (
     read_text,
     split_front_matter,
 )
+from .parallel import split_map
 from .taxonomy import Taxonomy, build_taxonomy
 from .validate import FileOutcome, ValidationResult, check_file, combine
 
@@ -104,10 +105,31 @@ def check_project(
     except LoadError as exc:
         return Checked(None, ValidationResult((), tuple(exc.diagnostics)))
     context = hashlib.sha256(f"{taxonomy!r}\x00{today.isoformat()}".encode()).digest()
-    outcomes = [
-        _check_path(path, display, taxonomy, today, context, cache)
-        for path, display in _incident_files(paths)
-    ]
+    files = _incident_files(paths)
+    outcomes: list[FileOutcome | None] = [None] * len(files)
+    pending: list[tuple[int, bytes, tuple]] = []  # files to check: index, bytes, cache key
+    for index, (path, display) in enumerate(files):
+        read = _read(path, display)
+        if isinstance(read, FileOutcome):
+            outcomes[index] = read
+            continue
+        key = (display, hashlib.sha256(read).digest(), context)
+        hit = cache.get(key) if cache is not None else None
+        if hit is not None:
+            outcomes[index] = hit
+        else:
+            pending.append((index, read, key))
+
+    def check(n: int) -> FileOutcome:
+        index, raw, _ = pending[n]
+        return _check_bytes(raw, *files[index], taxonomy, today)
+
+    # Parsing and validating is most of the work and each file stands alone: with a second
+    # processor, a forked worker checks half of the files.
+    for (index, _, key), outcome in zip(pending, split_map(check, len(pending)), strict=True):
+        outcomes[index] = outcome
+        if cache is not None:
+            cache.put(key, outcome)
     if cache is not None:
         cache.save()
     result = combine(outcomes)
@@ -159,29 +181,26 @@ def _incident_files(paths: ProjectPaths) -> list[tuple[Path, str]]:
     return out
 
 
-def _check_path(
-    path: Path, display: str, taxonomy: Taxonomy, today: date, context: bytes, cache
-) -> FileOutcome:
+def _read(path: Path, display: str) -> bytes | FileOutcome:
+    """The file's bytes, or the outcome of a file that cannot be read."""
     stem = path.name.split(".")[0]
     try:
         if os.path.islink(path):
             message = "is a symbolic link; commit the incident file itself"
             raise LoadError([Diagnostic(display, 1, 1, "", message)])
-        raw = read_bytes(path, display)
+        return read_bytes(path, display)
     except LoadError as exc:
         return FileOutcome(display, stem, None, problems=tuple(exc.diagnostics), unreadable=True)
-    key = (display, hashlib.sha256(raw).digest(), context)
-    if cache is not None:
-        hit = cache.get(key)
-        if hit is not None:
-            return hit
+
+
+def _check_bytes(
+    raw: bytes, path: Path, display: str, taxonomy: Taxonomy, today: date
+) -> FileOutcome:
+    stem = path.name.split(".")[0]
     try:
-        outcome = check_file(split_front_matter(decode_text(raw, display)), taxonomy, today)
+        return check_file(split_front_matter(decode_text(raw, display)), taxonomy, today)
     except LoadError as exc:
-        outcome = FileOutcome(display, stem, None, problems=tuple(exc.diagnostics), unreadable=True)
-    if cache is not None:
-        cache.put(key, outcome)
-    return outcome
+        return FileOutcome(display, stem, None, problems=tuple(exc.diagnostics), unreadable=True)
 
 
 def _code_version() -> str:

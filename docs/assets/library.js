@@ -220,12 +220,20 @@
     });
   }
 
+  // Korean in the Pagefind index is spelled out in ASCII, one `q` and five digits per syllable
+  // (generator/search_index.py, spell_hangul): query words are spelled the same way.
+  function spellHangul(word) {
+    return word.replace(/[\uac00-\ud7a3]/g, function (c) {
+      return "q" + String(c.charCodeAt(0) - 0xac00 + 100000).slice(1);
+    });
+  }
+
   function pagefindEngine(pagefind) {
     function query(words, filters) {
       var options = { filters: {} };
       Object.keys(filters).forEach(function (f) { options.filters[f] = { all: filters[f] }; });
       if (!words.length) options.sort = { date: "desc" };
-      return pagefind.search(words.length ? words.join(" ") : null, options);
+      return pagefind.search(words.length ? words.map(spellHangul).join(" ") : null, options);
     }
     return withRelaxation({
       name: "pagefind",
