@@ -69,6 +69,7 @@ def measure(site: Path, lang: str, query: str, runs: int) -> list[dict]:
                     "search_bytes": search_bytes,
                     "cards": page.locator(".il-card").count(),
                     "largest": sorted(query_log, key=lambda item: -item[1])[:3],
+                    "requests": sorted(query_log, key=lambda item: -item[1]),
                 }
             )
             context.close()
@@ -82,6 +83,7 @@ def main() -> None:
     parser.add_argument("--lang", default="ko")
     parser.add_argument("--query", default="인피니밴드 배선이")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--list", action="store_true", help="list every request of the query")
     args = parser.parse_args()
     if not (args.site / args.lang / "pagefind").is_dir():
         sys.exit(f"{args.site} has no Pagefind index: build the site first (make site)")
@@ -107,6 +109,9 @@ def main() -> None:
         "  largest query requests: "
         + ", ".join(f"{u} {s / 1024:.1f} KiB" for u, s in runs[0]["largest"])
     )
+    if args.list:
+        for url, size in runs[0]["requests"]:
+            print(f"    {size / 1024:8.1f} KiB  {url}")
 
 
 if __name__ == "__main__":

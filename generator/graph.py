@@ -59,6 +59,23 @@ def layout_terms(library: Library) -> dict[tuple[str, str], tuple[float, float]]
     if not terms:
         return {}
     weights = cooccurrence(library)
+    # The layout depends only on the terms and their weights: a preview rebuilt after an edit
+    # that changed neither reuses the last layout instead of running the iterations again.
+    key = (
+        tuple(t.key for t in terms),
+        tuple(sorted((a.key, b.key, w) for (a, b), w in weights.items())),
+    )
+    if _LAST_LAYOUT and _LAST_LAYOUT[0] == key:
+        return dict(_LAST_LAYOUT[1])
+    result = _layout(terms, weights)
+    _LAST_LAYOUT[:] = [key, result]
+    return dict(result)
+
+
+_LAST_LAYOUT: list = []  # [key, positions] of the last layout computed
+
+
+def _layout(terms: list[Term], weights) -> dict[tuple[str, str], tuple[float, float]]:
     # Start each facet on its own arc of a circle, so facets begin apart and the result is stable.
     position: dict[Term, list[float]] = {}
     for index, term in enumerate(terms):

@@ -62,6 +62,10 @@ class Library:
         for rarity (which only breaks ties). For terms that thousands of cases share, only the
         newest RELATED_POOL of them are candidates: that bounds the work on a large library, and a
         case that shares nothing but very common terms is a weak "related" case anyway."""
+        return self.related_from(incident, self.related_ids(incident, limit))
+
+    def related_ids(self, incident: Incident, limit: int = 5) -> list[str]:
+        """The ids `related` ranks first (the costly part, kept apart so a worker can do it)."""
         own = self.descriptive_terms(incident)
         total = max(len(self.incidents), 1)
         scores: dict[str, float] = {}
@@ -72,10 +76,12 @@ class Library:
                 if other.id != incident.id:
                     scores[other.id] = scores.get(other.id, 0.0) + 1.0 + bonus * 0.01
         rank = self._rank
-        ranked = heapq.nsmallest(limit, scores, key=lambda i: (-scores[i], rank[i]))
+        return heapq.nsmallest(limit, scores, key=lambda i: (-scores[i], rank[i]))
+
+    def related_from(self, incident: Incident, ranked: list[str]) -> tuple[Related, ...]:
         out = []
-        own_keys = {t.key for t in own}
-        for other_id in ranked[:limit]:
+        own_keys = {t.key for t in self.descriptive_terms(incident)}
+        for other_id in ranked:
             other = self._by_id[other_id]
             shared = tuple(t for t in self.descriptive_terms(other) if t.key in own_keys)
             out.append(Related(other, shared))

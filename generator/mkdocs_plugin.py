@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import zlib
 from datetime import date
 from pathlib import Path
 from types import MappingProxyType
@@ -91,6 +92,7 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         self.search: SearchDocuments | None = None
         self.ahead: RenderAhead | None = None
         self.fragments: dict[str, str] = {}
+        self.stash: dict[str, bytes] = {}  # page content, compressed, until the page is written
 
     def on_startup(self, *, command, dirty) -> None:
         self.command = command
@@ -137,6 +139,7 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
             site_url=config.site_url or DEFAULT_SITE_URL,
         )
         self.pages = {}
+        self.stash = {}
         preview = self.command == "serve" and self.dirty
         if preview and self.previous is not None and self.digests is not None:
             # Keep related cases of untouched incidents; "related" may lag until a full build.
@@ -157,7 +160,13 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         self.listed = {p.src_uri: listing(p) for p in pages if p.template in LISTING_TEMPLATES}
         if self.command != "serve":
             cases = [p for p in pages if p.template == "case.html"]
-            self.ahead = RenderAhead.start(cases, render_page)
+            self.ahead = RenderAhead.start(cases, self._render_case)
+        if self.search is not None:
+            counts = {
+                lang: sum(1 for p in pages if p.template == "case.html" and p.lang == lang)
+                for lang in LANGS
+            }
+            self.search.expect(Path(config.site_dir), counts)
         for page in pages:
             self.pages[page.src_uri] = page
             # Case and term pages are reached through lists, never the navigation: Material
@@ -211,11 +220,27 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         if self.rendered % PROGRESS_EVERY == 0 and _progress_wanted():
             log.info("rendered %d of %d generated pages", self.rendered, len(self.pages))
         content = self.ahead.take(generated.url) if self.ahead is not None else None
-        if content is None:
+        if content is not None:  # rendered, and its search document written, by the worker
+            if self.search is not None:
+                self.search.note(generated.lang)
+        elif generated.template == "case.html":
+            content = self._render_case(generated)
+            if self.search is not None:
+                self.search.note(generated.lang)
+        else:
             content = render_page(generated)
-        if self.search is not None and generated.template == "case.html":
-            self.search.add(page.file.dest_uri, generated.lang, content)
-        return content
+        if self.command == "serve":
+            return content
+        # MkDocs keeps every page's content from now until it writes the page; at 10,000
+        # incidents that is over a gigabyte. Keep it compressed until the page is written.
+        self.stash[page.file.src_uri] = zlib.compress(content.encode("utf-8"), 1)
+        return ""
+
+    def on_page_context(self, context, page, config, nav):
+        stashed = self.stash.pop(page.file.src_uri, None)
+        if stashed is not None:
+            page.content = zlib.decompress(stashed).decode("utf-8")
+        return context
 
     def on_nav(self, nav, config, files):
         for file in files.documentation_pages():
@@ -231,7 +256,7 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         self.fragments = {}
         env.globals["il_cached"] = self._cached
         if self.search is not None:
-            self.search.start(Path(config.site_dir))
+            self.search.start()
         return env
 
     def on_post_build(self, config) -> None:
@@ -242,7 +267,7 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
             try:
                 self.search.wait()
                 log.info(
-                    "search index: Pagefind ran %.1f s beside MkDocs; the build waited %.1f s",
+                    "search index: Pagefind ran beside MkDocs for %.1f s; the build waited %.1f s",
                     self.search.seconds,
                     self.search.waited,
                 )
@@ -269,6 +294,8 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         self.staged = None
 
     def on_post_page(self, output, page, config):
+        if page.file.src_uri in self.pages:
+            page.content = None  # written; the site needs it no more
         return with_policy(output)
 
     def on_post_template(self, output_content, template_name, config):
@@ -280,6 +307,13 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
             if path.exists():
                 server.watch(str(path))
         return server
+
+    def _render_case(self, page: Page) -> str:
+        """A case page's content, and its search document (also run by the render worker)."""
+        content = render_page(page)
+        if self.search is not None:
+            self.search.write(page.url, page.lang, content)  # page.url: ko/cases/x.html
+        return content
 
     def _cached(self, key: str | None, caller) -> str:
         """`{% call il_cached(key) %}…{% endcall %}` in a theme template: the block is rendered

@@ -12,6 +12,7 @@ from .graph import strongest_pairs
 from .i18n import t
 from .incident import Incident
 from .library import DESCRIPTIVE_FACETS, Library
+from .parallel import split_map
 from .taxonomy import FACETS, Facet, Term
 
 LANGS = ("ko", "en")
@@ -98,9 +99,12 @@ def build_pages(
     pages = [Page(urls.root(), "ko", "root.html", "Incident Library", _freeze(library=library))]
     # Both languages show the same related cases and co-occurring terms: work them out once.
     related = related if related is not None else {}
-    for incident in library.incidents:
-        if incident.id not in related:
-            related[incident.id] = library.related(incident, options.related_limit)
+    missing = [i for i in library.incidents if i.id not in related]
+    # Ranking related cases is the costly part of the page data; a worker does half of it.
+    limit = options.related_limit
+    ranked = split_map(lambda n: library.related_ids(missing[n], limit), len(missing))
+    for incident, ids in zip(missing, ranked, strict=True):
+        related[incident.id] = library.related_from(incident, ids)
     cooccurring = {t.key: library.cooccurring(t) for t in library.taxonomy.terms()}
     for lang in LANGS:
         pages.extend(_home_pages(library, lang, options))

@@ -14,9 +14,10 @@ import multiprocessing
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .pages import Page
+if TYPE_CHECKING:
+    from .pages import Page
 
 # Below this many pages a worker costs more to start than it saves.
 MIN_PAGES = 200

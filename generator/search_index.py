@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
+import queue
 import re
 import shutil
 import threading
@@ -44,7 +45,7 @@ class SearchIndexError(RuntimeError):
     pass
 
 
-_HANGUL = re.compile("[\uac00-\ud7a3]")
+_SPELLING = {code: f"q{code - 0xAC00:05d}" for code in range(0xAC00, 0xD7A4)}
 _TEXT = re.compile(r">([^<]+)<")
 
 
@@ -53,7 +54,7 @@ def spell_hangul(text: str) -> str:
 
     Fixed width, so a prefix of a Korean word is a prefix of its spelling, and digits, so no
     stemmer changes the end of a spelled word. Must match `spellHangul` in library.js."""
-    return _HANGUL.sub(lambda m: f"q{ord(m.group()) - 0xAC00:05d}", text)
+    return text.translate(_SPELLING)
 
 
 def search_document(lang: str, content: str) -> str:
@@ -74,61 +75,105 @@ def search_document(lang: str, content: str) -> str:
 
 
 class SearchDocuments:
-    """The documents Pagefind indexes, and the background run that indexes them."""
+    """The documents Pagefind indexes, and the background run that indexes them.
+
+    Pagefind starts on a language as soon as every case page of that language has been added
+    (`expect` says how many there are), so Korean is indexed while English pages are rendered."""
 
     def __init__(self, folder: Path):
         self.folder = folder
         self.count = 0
         self.seconds = 0.0  # how long Pagefind ran
         self.waited = 0.0  # how long the build waited for it at the end
+        self.expected: dict[str, int] = {}
+        self.added: dict[str, int] = {}
+        self.site_dir: Path | None = None
+        self._queued: set[str] = set()
+        self._queue: queue.Queue[str | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._outcome: int | BaseException | None = None
         shutil.rmtree(folder, ignore_errors=True)
 
+    def expect(self, site_dir: Path, pages: dict[str, int]) -> None:
+        """Index into `site_dir`; `pages`: how many case pages of each language will be added."""
+        self.site_dir, self.expected = site_dir, dict(pages)
+
     def add(self, url: str, lang: str, content: str) -> None:
         """Write one page's rendered content; `url` is relative to the site (ko/cases/x.html)."""
+        self.write(url, lang, content)
+        self.note(lang)
+
+    def write(self, url: str, lang: str, content: str) -> None:
+        """Only write the document (a render worker does this for the pages it renders)."""
         path = self.folder / url
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(search_document(lang, content), encoding="utf-8")
+
+    def note(self, lang: str) -> None:
+        """Count a document written (here or by a worker) and start on a complete language."""
         self.count += 1
+        self.added[lang] = self.added.get(lang, 0) + 1
+        if self.added[lang] == self.expected.get(lang):
+            self._begin(lang)
 
-    def start(self, site_dir: Path) -> None:
-        """Index the documents into `site_dir/<lang>/pagefind/` on a thread of its own."""
-        if self._thread is not None:
+    def _begin(self, lang: str) -> None:
+        if lang in self._queued or self.site_dir is None:
             return
+        self._queued.add(lang)
+        self._queue.put(lang)
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="pagefind", daemon=True)
+            self._thread.start()
 
-        def run() -> None:
-            started = time.perf_counter()
-            try:
-                self._outcome = build_search_index(self.folder, site_dir)
-            except BaseException as exc:  # reported by wait(), on the build's own thread
-                self._outcome = exc
-            self.seconds = time.perf_counter() - started
+    def _run(self) -> None:
+        assert self.site_dir is not None
+        started = time.perf_counter()
+        total = 0
+        try:
+            while (lang := self._queue.get()) is not None:
+                total += build_search_index(self.folder, self.site_dir, (lang,))
+            if total == 0:
+                raise SearchIndexError(f"Pagefind indexed no pages in {self.folder}")
+            self._outcome = total
+        except BaseException as exc:  # reported by wait(), on the build's own thread
+            self._outcome = exc
+            while self._queue.get() is not None:  # let start() and wait() finish
+                pass
+        self.seconds = time.perf_counter() - started
 
-        self._thread = threading.Thread(target=run, name="pagefind", daemon=True)
-        self._thread.start()
+    def start(self) -> None:
+        """Every page is added: index what has not been started yet, then finish."""
+        for lang in LANGS:
+            if (self.folder / lang).is_dir():
+                self._begin(lang)
+        if self._thread is None:  # nothing to index
+            self._outcome = SearchIndexError(f"no search documents in {self.folder}")
+            return
+        self._queue.put(None)
 
     def wait(self) -> int:
         """Wait for the index; returns the number of pages indexed, or raises what went wrong."""
-        if self._thread is None:
-            raise SearchIndexError("the search index was never started")
         started = time.perf_counter()
-        self._thread.join()
+        if self._thread is not None:
+            self._thread.join()
         self.waited = time.perf_counter() - started
         outcome = self._outcome
         if isinstance(outcome, BaseException):
             raise outcome
-        assert isinstance(outcome, int)
+        if outcome is None:
+            raise SearchIndexError("the search index was never started")
         return outcome
 
     def discard(self) -> None:
         """Remove the documents; waits for a run still going, so nothing writes after this."""
         if self._thread is not None:
+            if self._thread.is_alive():
+                self._queue.put(None)
             self._thread.join()
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def build_search_index(source_dir: Path, site_dir: Path) -> int:
+def build_search_index(source_dir: Path, site_dir: Path, langs: tuple[str, ...] = LANGS) -> int:
     """Index the pages under `source_dir/<lang>/` (those with `data-pagefind-body`) into
     `site_dir/<lang>/pagefind/`. Returns the number of pages indexed.
 
@@ -136,14 +181,13 @@ def build_search_index(source_dir: Path, site_dir: Path) -> int:
     memory grows with the pages of one run, so two half-size runs peak at about half as much.
     """
     total = 0
-    for lang in LANGS:
+    for lang in langs:
         if (source_dir / lang).is_dir():
             # Pagefind's Python API is async; asyncio.run gives this call a loop of its own, so
             # it also works on a thread next to a caller's loop (mkdocs serve, a browser test).
-            total += asyncio.run(_index(source_dir / lang, site_dir / lang / "pagefind"))
-    if total == 0:
-        raise SearchIndexError(f"Pagefind indexed no pages in {source_dir}")
-    log.info("search index: %d pages", total)
+            count = asyncio.run(_index(source_dir / lang, site_dir / lang / "pagefind"))
+            log.info("search index: %d %s pages", count, lang)
+            total += count
     return total
 
 
