@@ -12,7 +12,7 @@ from .incident import Incident
 from .library import Library
 from .pages import Page
 from .prose import to_html
-from .search_data import sort_key
+from .search_data import order_key
 from .taxonomy import Term
 
 
@@ -30,7 +30,7 @@ def environment() -> Environment:
         urls=urls,
         section_heading=i18n.section_heading,
         language_name=i18n.language_name,
-        sort_key=sort_key,
+        order_key=order_key,
         chip=chip,
         chips=chips,
         case_card=case_card,

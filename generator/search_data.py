@@ -14,7 +14,7 @@ import re
 
 from . import urls
 from .i18n import strings_for
-from .incident import SECTIONS
+from .incident import SECTIONS, Incident
 from .library import Library
 from .taxonomy import FACETS
 
@@ -26,6 +26,21 @@ def sort_key(partial_date: str) -> str:
     """A sortable YYYY-MM-DD string for a partial date (missing parts sort first)."""
     parts = partial_date.split("-") + ["00", "00"]
     return "-".join(parts[:3])
+
+
+_ID_CHARS = "-0123456789abcdefghijklmnopqrstuvwxyz"
+_REVERSED_ID = str.maketrans(_ID_CHARS, _ID_CHARS[::-1])
+
+
+def order_key(incident: Incident) -> str:
+    """A string whose descending order is the library's order (newest occurrence, then newest
+    publication, then id A to Z): the date sort of the search index and of cases.js, so a
+    list sorted by date matches the pages built from the library, ties included."""
+    meta = incident.meta
+    # Ids are [a-z0-9-]; each character is replaced by its mirror in that alphabet, and '~'
+    # (after every one of them) ends the id, so descending order of the result is A to Z.
+    reversed_id = incident.id.lower().translate(_REVERSED_ID) + "~"
+    return f"{sort_key(meta.occurred)} {sort_key(meta.published)} {reversed_id}"
 
 
 def plain_text(markdown: str) -> str:
@@ -78,7 +93,7 @@ def cases_payload(library: Library, lang: str) -> list[dict]:
                 "summary": text.summary,
                 "lang": text.lang,
                 "date": incident.meta.occurred,
-                "sort": sort_key(incident.meta.occurred),
+                "sort": order_key(incident),
                 "org": organization[0].label(lang) if organization else "",
                 "terms": {f: list(incident.term_ids(f)) for f in FILTER_FACETS},
                 "text": " ".join([text.title, text.summary, body, *term_names]),

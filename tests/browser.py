@@ -46,6 +46,8 @@ class PageWatch:
     def __init__(self, page) -> None:
         self.errors: list[str] = []
         self.requests: list[str] = []
+        self.messages: list[str] = []  # every console message, for failure reports
+        page.on("console", lambda m: self.messages.append(f"{m.type}: {m.text}"))
         page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda e: self.errors.append(str(e)))
         page.on("request", lambda r: self.requests.append(r.url))

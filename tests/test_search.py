@@ -286,3 +286,15 @@ def test_graph_follows_a_text_query(chromium, base):
     rows = page.locator("[data-il-pairs] tbody tr").count()
     assert rows > 0
     context.close()
+
+
+def test_the_whole_list_is_in_library_order(chromium, base, library):
+    """Newest occurrence first, then newest publication, then id: the order of the pages built
+    from the library, ties included, from Pagefind's date sort and from cases.js alike."""
+    context, page, watch = open_library(chromium, base + "en/index.html")
+    ids = page.evaluate(
+        "async () => (await IncidentLibrary.search('', {}, 1)).items.map(i => i.id)"
+    )
+    assert ids == [i.id for i in library.incidents][:20]
+    assert watch.errors == []
+    context.close()

@@ -43,3 +43,19 @@ def test_only_the_indexed_element_is_kept():
     document = search_document("ko", content)
     assert spell_hangul("본문") in document
     assert "nav" not in document and "il-card" not in document
+
+
+def test_descending_order_keys_list_the_library_in_its_own_order():
+    from datetime import date
+
+    from conftest import REPO
+
+    from generator.library import build_library
+    from generator.project import ProjectPaths, check_project
+    from generator.search_data import order_key
+
+    checked = check_project(ProjectPaths.at(REPO), date.today())
+    library = build_library(checked.taxonomy, checked.result.incidents)
+    keys = [order_key(i) for i in library.incidents]
+    assert keys == sorted(keys, reverse=True)
+    assert len(set(keys)) == len(keys)

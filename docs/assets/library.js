@@ -189,7 +189,7 @@
         var matches = matching(words, filters);
         matches.sort(function (a, b) {
           if (words.length && b.score !== a.score) return b.score - a.score;
-          return a.item.sort < b.item.sort ? 1 : a.item.sort > b.item.sort ? -1 : a.item.id < b.item.id ? -1 : 1;
+          return a.item.sort < b.item.sort ? 1 : a.item.sort > b.item.sort ? -1 : 0;
         });
         var counts = {};
         matches.forEach(function (m) {
@@ -301,7 +301,8 @@
           .then(function () { return pagefind.filters(); })
           .then(function () { return pagefindEngine(pagefind); });
       })
-      .catch(function () {
+      .catch(function (error) {
+        console.warn("Pagefind did not load; searching cases.js instead.", error);
         return loadScript(LANG_ROOT + "search/cases.js").then(localEngine);
       });
   }
