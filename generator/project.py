@@ -106,34 +106,33 @@ def check_project(
         return Checked(None, ValidationResult((), tuple(exc.diagnostics)))
     context = hashlib.sha256(f"{taxonomy!r}\x00{today.isoformat()}".encode()).digest()
     files = _incident_files(paths)
-    outcomes: list[FileOutcome | None] = [None] * len(files)
-    pending: list[tuple[int, bytes, tuple]] = []  # files to check: index, bytes, cache key
-    for index, (path, display) in enumerate(files):
+    summaries = cache is not None and cache.summaries
+    entries = cache.entries if cache is not None else {}
+
+    def check(index: int) -> tuple[FileOutcome, tuple | None, bool]:
+        """One file: (outcome, cache key, whether it came from the cache)."""
+        path, display = files[index]
         read = _read(path, display)
         if isinstance(read, FileOutcome):
-            outcomes[index] = read
-            continue
+            return read, None, False
         key = (display, hashlib.sha256(read).digest(), context)
-        hit = cache.get(key) if cache is not None else None
+        hit = entries.get(key)
         if hit is not None:
-            outcomes[index] = hit
-        else:
-            pending.append((index, read, key))
-
-    summaries = cache is not None and cache.summaries
-
-    def check(n: int) -> FileOutcome:
-        index, raw, _ = pending[n]
-        outcome = _check_bytes(raw, *files[index], taxonomy, today)
+            return hit, key, True
+        outcome = _check_bytes(read, path, display, taxonomy, today)
         # A summary is all `incidents check` keeps, and far cheaper to send back from a worker.
-        return outcome.summary() if summaries else outcome
+        return (outcome.summary() if summaries else outcome), key, False
 
-    # Parsing and validating is most of the work and each file stands alone: with a second
-    # processor, a forked worker checks half of the files.
-    for (index, _, key), outcome in zip(pending, split_map(check, len(pending)), strict=True):
-        outcomes[index] = outcome
-        if cache is not None:
-            cache.put(key, outcome)
+    # Reading, parsing and validating is nearly all of the work and each file stands alone:
+    # with two processors, forked workers share the files (see parallel.py).
+    outcomes = []
+    for outcome, key, hit in split_map(check, len(files)):
+        outcomes.append(outcome)
+        if cache is not None and key is not None:
+            if hit:
+                cache.get(key)  # marks the entry as used
+            else:
+                cache.put(key, outcome)
     if cache is not None:
         cache.save()
     result = combine(outcomes)
