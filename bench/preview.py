@@ -93,7 +93,12 @@ def main(argv: list[str] | None = None) -> None:
                 line = next(x for x in text.split("\n") if x.startswith("title:"))
                 lang = next(x for x in text.split("\n") if x.startswith("lang:")).split()[-1]
                 marker = f"edit{n}x{os.getpid()}"
-                target.write_text(text.replace(line, f"{line} {marker}", 1), encoding="utf-8")
+                value = line[len("title:") :].strip()
+                if len(value) > 1 and value[0] in "\"'" and value[-1] == value[0]:
+                    edited = f"title: {value[:-1]} {marker}{value[-1]}"  # inside the quotes
+                else:
+                    edited = f"{line} {marker}"
+                target.write_text(text.replace(line, edited, 1), encoding="utf-8")
                 seconds = wait_for(f"http://127.0.0.1:{port}/{lang}/cases/{stem}.html", marker, 120)
                 shown = "timeout" if seconds is None else f"{seconds:.2f} s"
                 print(f"edit {n + 1} ({target.name}): shown after {shown}", flush=True)
@@ -102,6 +107,10 @@ def main(argv: list[str] | None = None) -> None:
                 time.sleep(1.0)  # let the server settle before the next edit
             if times:
                 print(f"median over {len(times)} edits: {statistics.median(times):.2f} s")
+            # The server's own account of each rebuild (pages rebuilt, seconds).
+            for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
+                if "preview: rebuilding" in line or "Documentation built in" in line:
+                    print("  server: " + line.split(" -  ", 1)[-1])
         finally:
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(timeout=30)

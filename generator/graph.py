@@ -30,8 +30,13 @@ class TermPair:
 
 def cooccurrence(library: Library, incidents=None) -> Counter:
     """How many incidents each pair of descriptive terms shares, keyed by ordered term pair."""
+    if incidents is None:  # the whole library's pairs: the graph and both languages use them
+        whole = library.memo.get("cooccurrence")
+        if whole is None:
+            whole = library.memo["cooccurrence"] = cooccurrence(library, library.incidents)
+        return whole
     pairs: Counter = Counter()
-    for incident in incidents if incidents is not None else library.incidents:
+    for incident in incidents:
         terms = sorted(library.descriptive_terms(incident))
         for a, b in combinations(terms, 2):
             pairs[(a, b)] += 1

@@ -49,8 +49,12 @@ class Library:
         return len(self.cases_with(term))
 
     def terms_of(self, incident: Incident, facet: str) -> tuple[Term, ...]:
-        terms = (self.taxonomy.term(facet, term_id) for term_id in incident.term_ids(facet))
-        return tuple(t for t in terms if t is not None)
+        key = ("terms_of", incident.id, facet)  # asked for over and over by every page
+        found = self.memo.get(key)
+        if found is None:
+            terms = (self.taxonomy.term(facet, term_id) for term_id in incident.term_ids(facet))
+            found = self.memo[key] = tuple(t for t in terms if t is not None)
+        return found
 
     def descriptive_terms(self, incident: Incident) -> tuple[Term, ...]:
         return tuple(t for facet in DESCRIPTIVE_FACETS for t in self.terms_of(incident, facet))

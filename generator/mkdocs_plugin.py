@@ -15,6 +15,8 @@ from datetime import date
 from pathlib import Path
 from types import MappingProxyType
 
+import jinja2
+import jinja2.bccache
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
@@ -62,6 +64,24 @@ class GeneratedFile(File):
         return self.touched
 
 
+class _MemoryBytecodeCache(jinja2.BytecodeCache):
+    """Compiled theme templates kept across the rebuilds of a preview: MkDocs makes a new Jinja
+    environment for each build, which would compile Material's templates again every time.
+    Jinja checks each template's source against the stored checksum, so an edited template is
+    compiled afresh."""
+
+    def __init__(self) -> None:
+        self.store: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        data = self.store.get(bucket.key)
+        if data is not None:
+            bucket.bytecode_from_string(data)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.store[bucket.key] = bucket.bytecode_to_string()
+
+
 class GeneratedPage(MkDocsPage):
     """A generated page: its Markdown source is empty and its content comes from the core, so
     MkDocs' Markdown conversion (a new converter with every extension, per page) is skipped."""
@@ -93,6 +113,7 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         self.ahead: RenderAhead | None = None
         self.fragments: dict[str, str] = {}
         self.stash: dict[str, bytes] = {}  # page content, compressed, until the page is written
+        self.bytecode_cache = _MemoryBytecodeCache()
 
     def on_startup(self, *, command, dirty) -> None:
         self.command = command
@@ -255,6 +276,8 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
             self.ahead = None
         self.fragments = {}
         env.globals["il_cached"] = self._cached
+        if self.command == "serve":
+            env.bytecode_cache = self.bytecode_cache
         if self.search is not None:
             self.search.start()
         return env

@@ -109,9 +109,24 @@ def check_project(
     summaries = cache is not None and cache.summaries
     entries = cache.entries if cache is not None else {}
 
-    def check(index: int) -> tuple[FileOutcome, tuple | None, bool]:
+    known = cache.stats if cache is not None else {}
+    stats = [_stat(path) for path, _ in files]
+    outcomes: list[FileOutcome | None] = [None] * len(files)
+    todo = []
+    for index, (_, display) in enumerate(files):
+        # A file whose size, time and inode are those of a file checked before has the same
+        # bytes (as git assumes for its index): its cached outcome is used without reading it.
+        seen = known.get(display)
+        if seen is not None and seen[0] == stats[index] and seen[1][2] == context:
+            hit = cache.get(seen[1]) if cache is not None else None
+            if hit is not None:
+                outcomes[index] = hit
+                continue
+        todo.append(index)
+
+    def check(n: int) -> tuple[FileOutcome, tuple | None, bool]:
         """One file: (outcome, cache key, whether it came from the cache)."""
-        path, display = files[index]
+        path, display = files[todo[n]]
         read = _read(path, display)
         if isinstance(read, FileOutcome):
             return read, None, False
@@ -125,14 +140,17 @@ def check_project(
 
     # Reading, parsing and validating is nearly all of the work and each file stands alone:
     # with two processors, forked workers share the files (see parallel.py).
-    outcomes = []
-    for outcome, key, hit in split_map(check, len(files)):
-        outcomes.append(outcome)
+    for index, (outcome, key, hit) in zip(todo, split_map(check, len(todo)), strict=True):
+        outcomes[index] = outcome
         if cache is not None and key is not None:
             if hit:
                 cache.get(key)  # marks the entry as used
             else:
                 cache.put(key, outcome)
+            stat = stats[index]
+            if stat is not None and cache.stats.get(files[index][1]) != (stat, key):
+                cache.stats[files[index][1]] = (stat, key)
+                cache.changed = True
     if cache is not None:
         cache.save()
     result = combine(outcomes)
@@ -184,6 +202,14 @@ def _incident_files(paths: ProjectPaths) -> list[tuple[Path, str]]:
     return out
 
 
+def _stat(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
 def _read(path: Path, display: str) -> bytes | FileOutcome:
     """The file's bytes, or the outcome of a file that cannot be read."""
     stem = path.name.split(".")[0]
@@ -227,6 +253,8 @@ class CheckCache:
         self.file = file
         self.summaries = summaries
         self.entries: dict[tuple, FileOutcome] = {}
+        # display path -> ((mtime_ns, size, inode), cache key) of the file when it was checked
+        self.stats: dict[str, tuple[tuple[int, int, int], tuple]] = {}
         self.used: set[tuple] = set()
         self.changed = False
         self.version = _code_version()
@@ -236,6 +264,7 @@ class CheckCache:
                     stored = pickle.load(handle)
                 if stored.get("version") == self.version and stored.get("summaries") == summaries:
                     self.entries = stored["entries"]
+                    self.stats = stored.get("stats", {})
             except Exception:  # a damaged or foreign cache is simply rebuilt
                 self.entries = {}
 
@@ -255,6 +284,7 @@ class CheckCache:
         stale = len(self.entries) != len(self.used)
         if stale:
             self.entries = {key: self.entries[key] for key in self.used}
+            self.stats = {p: v for p, v in self.stats.items() if v[1] in self.entries}
         if self.file is not None and (self.changed or stale):
             self.file.parent.mkdir(parents=True, exist_ok=True)
             temporary = self.file.with_name(self.file.name + f".{os.getpid()}.tmp")
@@ -263,6 +293,7 @@ class CheckCache:
                     "version": self.version,
                     "summaries": self.summaries,
                     "entries": self.entries,
+                    "stats": self.stats,
                 }
                 pickle.dump(stored, handle, protocol=5)
             os.replace(temporary, self.file)
