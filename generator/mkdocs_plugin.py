@@ -182,6 +182,12 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         if self.command != "serve":
             cases = [p for p in pages if p.template == "case.html"]
             self.ahead = RenderAhead.start(cases, self._render_case)
+            if self.ahead is not None:
+                log.info(
+                    "a worker process renders %d of %d case pages",
+                    len(self.ahead.assigned),
+                    len(cases),
+                )
         if self.search is not None:
             counts = {
                 lang: sum(1 for p in pages if p.template == "case.html" and p.lang == lang)

@@ -36,9 +36,11 @@ def processors() -> int:
 
 def can_fork() -> bool:
     """A second processor, `fork`, and no other thread running (a thread holding a lock when
-    the process forks would leave the child stuck: a preview server has such threads)."""
+    the process forks would leave the child stuck: a preview server has such threads).
+    INCIDENTS_JOBS=1 keeps everything in one process."""
     return (
-        processors() >= 2
+        os.environ.get("INCIDENTS_JOBS", "") != "1"
+        and processors() >= 2
         and "fork" in multiprocessing.get_all_start_methods()
         and threading.active_count() == 1
     )

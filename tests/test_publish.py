@@ -120,3 +120,37 @@ def test_two_builds_of_the_same_input_are_identical(built: Project, tmp_path: Pa
     assert [p for p in differing if not PAGEFIND_UNSTABLE.match(p)] == []
     stable = [p for p in a if "/pagefind/fragment/" in p or "/pagefind/index/" in p]
     assert stable and all(a[p] == b.get(p) for p in stable)
+
+
+def test_the_parallel_build_equals_the_serial_one(tmp_path: Path):
+    """With 150 incidents (300 case pages) the render worker, the check workers and the related
+    case workers all run; INCIDENTS_JOBS=1 does the same work in one process. The sites match."""
+    sys.path.insert(0, str(REPO / "bench"))
+    from generate import write_project
+
+    from generator.parallel import processors
+
+    root = write_project(150, tmp_path / "project", seed=3)
+    sites = {}
+    for jobs in ("", "1"):
+        site = tmp_path / f"site-{jobs or 'parallel'}"
+        command = [sys.executable, "-m", "generator.cli", "build", "--root", str(root)]
+        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "INCIDENTS_JOBS": jobs}
+        env.pop("SOURCE_DATE_EPOCH", None)
+        result = subprocess.run(
+            [*command, "--site-dir", str(site)],
+            cwd=REPO,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert result.returncode == 0, result.stderr[-3000:]
+        # One processor (or INCIDENTS_JOBS=1): no worker.
+        parallel = not jobs and processors() >= 2
+        assert ("a worker process renders 150 of 300 case pages" in result.stderr) == parallel
+        sites[jobs] = snapshot(site)
+    a, b = sites[""], sites["1"]
+    assert len([p for p in a if p.startswith("ko/cases/")]) == 150
+    differing = sorted(path for path in set(a) | set(b) if a.get(path) != b.get(path))
+    assert [p for p in differing if not PAGEFIND_UNSTABLE.match(p)] == []
