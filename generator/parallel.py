@@ -1,17 +1,19 @@
-"""Rendering case pages on a second processor while MkDocs works on the first.
+"""Work on a second processor: case pages rendered ahead of MkDocs, and lists of independent
+jobs (checking files, ranking related cases) shared by two workers.
 
 MkDocs builds pages one after another on one thread. Case pages are most of the rendering work,
 and each depends only on its `Page`, so a forked worker renders a share of them ahead of MkDocs;
 when MkDocs reaches such a page, its content is already there. The worker is a fork of the build
 process, so it starts with the library and pages already in memory and nothing is pickled but
-URLs on the way in and HTML on the way out. Where `fork` is unavailable (Windows, macOS' default)
-or there is one processor, everything is rendered in the build process as before.
+URLs on the way in and HTML on the way out. Off Linux, with one processor, or with
+INCIDENTS_JOBS=1, everything is rendered in the build process as before.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
@@ -40,7 +42,8 @@ def can_fork() -> bool:
     INCIDENTS_JOBS=1 keeps everything in one process."""
     return (
         os.environ.get("INCIDENTS_JOBS", "") != "1"
-        and processors() >= 2
+        and sys.platform.startswith("linux")  # macOS offers fork, but its system libraries
+        and processors() >= 2  # are not fork-safe; Windows has none
         and "fork" in multiprocessing.get_all_start_methods()
         and threading.active_count() == 1
     )
