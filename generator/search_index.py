@@ -129,15 +129,17 @@ class SearchDocuments:
         assert self.site_dir is not None
         started = time.perf_counter()
         total = 0
+        finished = False  # the None that start() queues last has been taken
         try:
             while (lang := self._queue.get()) is not None:
                 total += build_search_index(self.folder, self.site_dir, (lang,))
+            finished = True
             if total == 0:
                 raise SearchIndexError(f"Pagefind indexed no pages in {self.folder}")
             self._outcome = total
         except BaseException as exc:  # reported by wait(), on the build's own thread
             self._outcome = exc
-            while self._queue.get() is not None:  # let start() and wait() finish
+            while not finished and self._queue.get() is not None:  # until start() says done
                 pass
         self.seconds = time.perf_counter() - started
 

@@ -59,3 +59,19 @@ def test_descending_order_keys_list_the_library_in_its_own_order():
     keys = [order_key(i) for i in library.incidents]
     assert keys == sorted(keys, reverse=True)
     assert len(set(keys)) == len(keys)
+
+
+def test_a_failed_or_empty_index_is_reported_not_hung(tmp_path):
+    """Documents Pagefind finds nothing to index in: wait() raises, and returns at all."""
+    import pytest
+
+    from generator.search_index import SearchDocuments, SearchIndexError
+
+    documents = SearchDocuments(tmp_path / "documents")
+    documents.expect(tmp_path / "site", {"ko": 1})
+    documents.add("ko/cases/x.html", "ko", "")  # a page without text: nothing to index
+    documents.start()
+    with pytest.raises(SearchIndexError, match="indexed no pages"):
+        documents.wait()
+    documents.discard()
+    assert not (tmp_path / "documents").exists()
