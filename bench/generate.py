@@ -86,7 +86,23 @@ def final_sound(word: str) -> str:
         return latin[token.lower()]
     if last.isupper():
         return _LETTER_FINALS.get(last, "none")
-    raise KeyError(f"no Korean reading for {word!r}: add it to latin_finals in {PHRASES.name}")
+    return _guess_final(token.lower())
+
+
+def _guess_final(word: str) -> str:
+    """A guess at how Korean reads the end of a Latin-script word it has no entry for (a new
+    organization or product name): words ending in l sound like ㄹ, words ending in a consonant
+    sound like another final consonant, the rest like a vowel. A wrong guess only picks the
+    other form of a particle in synthetic text, so contributors never have to teach it words."""
+    letters = [c for c in word if c.isalpha()]
+    if not letters:
+        return "none"
+    last = letters[-1]
+    if last == "l":
+        return "rieul"
+    if last in "aeiouy" or word.endswith(("er", "or", "ar")):
+        return "none"
+    return "other"
 
 
 def particle(word: str, kind: str) -> str:
@@ -132,6 +148,28 @@ def fill(template: str, values: dict[str, tuple[str, str]], lang: str) -> str:
         return text
 
     return _SLOT.sub(replace, template)
+
+
+def _phrase(facet: str, term_id: str) -> list:
+    """How a term reads inside a sentence: [English, Korean, English title form].
+
+    From bench/phrases.yml where it has the term, else from the term's labels in taxonomy.yml, so
+    a term or organization added to the taxonomy never needs benchmark data."""
+    table = {"symptom": "symptom_phrases", "cause": "cause_phrases"}.get(facet, "factor_phrases")
+    found = phrases()[table].get(term_id)
+    if found is None:
+        label = next(t["label"] for t in taxonomy_terms()[facet] if t["id"] == term_id)
+        found = [label["en"][:1].lower() + label["en"][1:], label["ko"], label["en"]]
+    return [*found, found[0][:1].upper() + found[0][1:]] if len(found) == 2 else found
+
+
+def _products(component: str) -> list:
+    """What the prose names for a component: bench/phrases.yml's products, else its labels."""
+    found = phrases()["products"].get(component)
+    if found is None:
+        label = next(t["label"] for t in taxonomy_terms()["component"] if t["id"] == component)
+        found = [[label["en"], label["ko"]]]
+    return found
 
 
 @lru_cache(maxsize=4)
@@ -236,9 +274,9 @@ def make_incident(index: int, seed: int, used_days: set[tuple[str, str]]) -> Syn
     # Numbers the prose quotes; scale repeats some of them.
     gpus = 8 * rng.randint(16, 2048)
     products = ph["products"]
-    names = [pair(rng.choice(products[c])) for c in chosen["component"]]
-    others = [c for c in products if c not in chosen["component"]]
-    comp2 = names[1] if len(names) > 1 else pair(rng.choice(products[rng.choice(others)]))
+    names = [pair(rng.choice(_products(c))) for c in chosen["component"]]
+    others = [c for c in terms["component"] if c not in chosen["component"]] or terms["component"]
+    comp2 = names[1] if len(names) > 1 else pair(rng.choice(_products(rng.choice(others))))
     minor = rng.randint(20, 31)
     small = rng.randint(2, 6)
     factors = chosen["contributing_factor"]
@@ -250,11 +288,11 @@ def make_incident(index: int, seed: int, used_days: set[tuple[str, str]]) -> Syn
         "metric": pair(rng.choice(ph["metrics"])),
         "region": pair(rng.choice(ph["regions"])),
         "cmd": pair(rng.choice(ph["commands"])),
-        "sym": pair(ph["symptom_phrases"][chosen["symptom"][0]]),
-        "cause": pair(ph["cause_phrases"][chosen["cause"][0]][:2]),
-        "cause_title": pair(ph["cause_phrases"][chosen["cause"][0]][2]),
-        "factor": pair(ph["factor_phrases"][factors[0]]),
-        "factor2": pair(ph["factor_phrases"][factors[-1]]),
+        "sym": pair(_phrase("symptom", chosen["symptom"][0])[:2]),
+        "cause": pair(_phrase("cause", chosen["cause"][0])[:2]),
+        "cause_title": pair(_phrase("cause", chosen["cause"][0])[2]),
+        "factor": pair(_phrase("contributing_factor", factors[0])[:2]),
+        "factor2": pair(_phrase("contributing_factor", factors[-1])[:2]),
         "time_utc": pair(f"{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}"),
         "gpus": pair(f"{gpus:,}"),
         "hosts": pair(f"{gpus // 8:,}"),
