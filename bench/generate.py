@@ -273,7 +273,6 @@ def make_incident(index: int, seed: int, used_days: set[tuple[str, str]]) -> Syn
 
     # Numbers the prose quotes; scale repeats some of them.
     gpus = 8 * rng.randint(16, 2048)
-    products = ph["products"]
     names = [pair(rng.choice(_products(c))) for c in chosen["component"]]
     others = [c for c in terms["component"] if c not in chosen["component"]] or terms["component"]
     comp2 = names[1] if len(names) > 1 else pair(rng.choice(_products(rng.choice(others))))
