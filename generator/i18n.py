@@ -57,6 +57,15 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "This case has not been translated into English yet; it is shown in the original "
         "({original}).",
     },
+    "not_in_sources": {
+        "ko": "공개된 출처에는 이 내용이 없습니다.",
+        "en": "The public sources do not cover this.",
+    },
+    "partial_notice": {
+        "ko": "이 사례는 공개 출처가 다루는 부분까지만 기록했습니다. 출처에 없는 항목: {sections}.",
+        "en": "This case records only what its public sources cover. Not in the sources: "
+        "{sections}.",
+    },
     "check_cluster": {
         "ko": "내 클러스터에도 있는지 확인하기",
         "en": "Check whether your cluster has it too",

@@ -40,6 +40,9 @@ class Scale(_Strict):
     clusters: PositiveInt | None = Field(default=None, description="Number of clusters.")
 
 
+# The body's sections, in order; their headings in each language are below.
+SectionKey = Literal["symptoms", "trigger", "detection", "actions", "follow_ups", "lessons"]
+
 # Term ids are checked against the taxonomy (with suggestions), not against a pattern here.
 TermId = Annotated[str, StringConstraints(min_length=1, max_length=80)]
 TermList = Annotated[tuple[TermId, ...], Field(max_length=20)]
@@ -64,6 +67,14 @@ class IncidentMeta(_Strict):
         default=(), description="Term ids from the contributing_factor facet."
     )
     scale: Scale | None = Field(default=None, description="Scale facts the sources state.")
+    not_in_sources: tuple[SectionKey, ...] = Field(
+        default=(),
+        description=(
+            "Sections that no public source covers (for example follow_ups when the report "
+            "names no lasting change). They are left out of the body in every language and the "
+            "page says that the sources do not cover them."
+        ),
+    )
     sources: tuple[Source, ...] = Field(
         min_length=1, max_length=30, description="Public reports this case is written from."
     )

@@ -37,6 +37,7 @@ def environment() -> Environment:
     )
     env.filters["markdown"] = lambda text: Markup(to_html(text))
     env.filters["number"] = lambda n: f"{n:,}"
+    env.filters["section_heading_in"] = lambda key, lang: i18n.section_heading(key, lang)
     return env
 
 

@@ -83,6 +83,9 @@ class FileOutcome:
     text: CaseText | None = None
     problems: tuple[Diagnostic, ...] = ()
     unreadable: bool = False  # the file could not even be read (its problems say why)
+    # A translation's sections that are missing, as (key, line): an error unless the original
+    # lists them in not_in_sources, which only the checks across files can see.
+    missing_sections: tuple[tuple[str, int], ...] = ()
 
     @property
     def is_translation(self) -> bool:
@@ -97,6 +100,7 @@ class FileOutcome:
             self.meta.organization,
             self.meta.occurred,
             tuple(SourceSummary(s.url) for s in self.meta.sources),
+            self.meta.not_in_sources,
         )
         text = self.text and TextSummary(self.text.lang)
         return replace(self, meta=meta, text=text)
@@ -116,6 +120,7 @@ class MetaSummary:
     organization: str
     occurred: str
     sources: tuple[SourceSummary, ...]
+    not_in_sources: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -133,8 +138,10 @@ def check_file(file: MarkdownFile, taxonomy: Taxonomy, today: date) -> FileOutco
             file.path, None, None, problems=(Diagnostic(file.path, 1, 1, "", message),)
         )
     if name.lang is not None:
-        text, found = _check_translation(file, name.lang)
-        return FileOutcome(file.path, name.incident_id, name.lang, None, text, tuple(found))
+        text, found, missing = _check_translation(file, name.lang)
+        return FileOutcome(
+            file.path, name.incident_id, name.lang, None, text, tuple(found), missing_sections=missing
+        )
     problems: list[Diagnostic] = []
     file_id: str | None = name.incident_id
     if not re.match(SLUG_PATTERN, name.incident_id) or len(name.incident_id) > 80:
@@ -197,6 +204,11 @@ def combine(
         attempted = {t.lang for t in translations.get(incident_id, [])}
         for translation in sorted(translations.pop(incident_id, []), key=lambda t: t.path):
             problems.extend(translation.problems)
+            excused = set(meta.not_in_sources) if meta is not None else set(SECTIONS)
+            lang_of = translation.lang if translation.lang in SECTION_HEADINGS else "en"
+            for key, line in translation.missing_sections:
+                if key not in excused:
+                    problems.append(_missing_section(translation.path, line, lang_of, key))
             if meta is not None and meta.lang == translation.lang:
                 message = (
                     f"the original is already {LANGUAGE_NAMES[meta.lang]}; "
@@ -268,8 +280,10 @@ def _check_original(
     problems.extend(_check_placeholders(file))
     lang = doc.data.get("lang")
     known_lang = isinstance(lang, str) and lang in SECTION_HEADINGS
-    sections, found = _check_sections(file, lang if known_lang else None)
+    uncovered = _not_in_sources(doc) or frozenset()
+    sections, found, _ = _check_sections(file, lang if known_lang else None, uncovered)
     problems.extend(found)
+    problems.extend(_check_uncovered(doc, file.path, sections))
     if meta is None:
         return None, None, problems
     if file_id is not None:
@@ -405,11 +419,47 @@ def _check_dates(doc: YamlDocument, path: str, today: date) -> list[Diagnostic]:
     return problems
 
 
+def _not_in_sources(doc: YamlDocument) -> frozenset[str] | None:
+    """The sections the front matter says no source covers; None when that is not a list of
+    section names (the model reports it)."""
+    value = doc.data.get("not_in_sources", [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        return None
+    return frozenset(value) & frozenset(SECTIONS)
+
+
+def _check_uncovered(doc: YamlDocument, path: str, sections: tuple[Section, ...]) -> list[Diagnostic]:
+    """A section listed in not_in_sources has no text, and Symptoms is never listed."""
+    problems = []
+    value = doc.data.get("not_in_sources")
+    if not isinstance(value, list):
+        return problems
+    written = {s.key: s for s in sections}
+    for index, key in enumerate(value):
+        if not isinstance(key, str):
+            continue  # the model reports what is not a section name
+        pos = doc.position(("not_in_sources", index))
+        field = f"not_in_sources[{index}]"
+        if key == "symptoms":
+            message = "every case describes its symptoms; 'symptoms' cannot be listed here"
+            problems.append(Diagnostic(path, pos.line, pos.col, field, message))
+        elif key in written:
+            message = (
+                f"'{key}' is listed as not covered by the sources, but the body has a "
+                f"'{written[key].key}' section (line {written[key].line}); remove one of them"
+            )
+            problems.append(Diagnostic(path, pos.line, pos.col, field, message))
+    return problems
+
+
 def _check_sections(
-    file: MarkdownFile, lang: str | None
-) -> tuple[tuple[Section, ...], list[Diagnostic]]:
+    file: MarkdownFile, lang: str | None, uncovered: frozenset[str] | None = frozenset()
+) -> tuple[tuple[Section, ...], list[Diagnostic], tuple[str, ...]]:
+    """The sections of a body, the problems found, and the keys of the sections that are
+    missing but may be excused by the original's `not_in_sources` (a translation's check
+    passes `uncovered=None`: those are judged once the original is known)."""
     if lang is None:
-        return (), []
+        return (), [], ()
     headings = SECTION_HEADINGS[lang]
     other = SECTION_HEADINGS["en" if lang == "ko" else "ko"]
     by_text = {text: key for key, text in headings.items()}
@@ -460,26 +510,44 @@ def _check_sections(
         found.append(Section(key, text, heading.line))
     present = {s.key for s in found}
     end_line = file.body_line + file.body.count("\n")
+    deferred = []
     for key in SECTIONS:
-        if key not in present and key not in misspelled:
-            message = f"section '## {headings[key]}' is missing"
-            problems.append(Diagnostic(file.path, end_line, 1, "body", message))
+        excused = uncovered is not None and key in uncovered and key != "symptoms"
+        if key in present or key in misspelled or excused:
+            continue
+        if uncovered is None and key != "symptoms":
+            deferred.append(key)
+            continue
+        problems.append(_missing_section(file.path, end_line, lang, key))
     ordered = tuple(sorted(found, key=lambda s: SECTIONS.index(s.key)))
-    return ordered, problems
+    return ordered, problems, tuple(deferred)
 
 
-def _check_translation(file: MarkdownFile, lang: str) -> tuple[CaseText | None, list[Diagnostic]]:
+def _missing_section(path: str, line: int, lang: str, key: str) -> Diagnostic:
+    message = f"section '## {SECTION_HEADINGS[lang][key]}' is missing"
+    if key != "symptoms":
+        message += f"; if no public source covers it, add {key} to not_in_sources"
+    return Diagnostic(path, line, 1, "body", message)
+
+
+def _check_translation(
+    file: MarkdownFile, lang: str
+) -> tuple[CaseText | None, list[Diagnostic], tuple[tuple[str, int], ...]]:
+    """The translation's text, its problems, and the sections it lacks that only the
+    original's `not_in_sources` can excuse, as (key, line)."""
     doc = file.front_matter
     if lang not in SECTION_HEADINGS:
         message = f"unknown language '{lang}' in the file name; use .ko.md or .en.md"
-        return None, [
-            Diagnostic(file.path, 1, 1, "", message, "error", closest(str(lang), ["ko", "en"]))
-        ]
+        return (
+            None,
+            [Diagnostic(file.path, 1, 1, "", message, "error", closest(str(lang), ["ko", "en"]))],
+            (),
+        )
     problems: list[Diagnostic] = []
     if not isinstance(doc.data, dict):
         pos = doc.position(())
         problems.append(Diagnostic(file.path, pos.line, pos.col, "", NOT_A_MAPPING))
-        return None, problems
+        return None, problems, ()
     for key in sorted(set(doc.data) - set(TranslationMeta.model_fields)):
         pos = doc.position((key,), key=True)
         if key in IncidentMeta.model_fields:
@@ -502,12 +570,14 @@ def _check_translation(file: MarkdownFile, lang: str) -> tuple[CaseText | None, 
             )
         )
         meta = None
-    sections, found = _check_sections(file, lang)
+    sections, found, deferred = _check_sections(file, lang, None)
     problems.extend(found)
     problems.extend(_check_placeholders(file))
+    end_line = file.body_line + file.body.count("\n")
+    missing = tuple((key, end_line) for key in deferred)
     if meta is None or _has_error(problems):
-        return None, problems
-    return CaseText(lang, meta.title, meta.summary, sections, file.path), problems
+        return None, problems, missing
+    return CaseText(lang, meta.title, meta.summary, sections, file.path), problems, missing
 
 
 def _possible_duplicates(incidents: list[Incident]) -> list[Diagnostic]:

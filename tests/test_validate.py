@@ -157,7 +157,7 @@ def test_front_matter_that_is_not_a_mapping(project):
 class TestSections:
     def test_missing(self, project):
         project.add_incident(body=BODY_EN.replace("## Detection\n\nHealth checks failed.\n\n", ""))
-        assert messages(project) == [f"{P}:43:1: body: section '## Detection' is missing"]
+        assert messages(project) == [f"{P}:43:1: body: section '## Detection' is missing; if no public source covers it, add detection to not_in_sources"]
 
     def test_out_of_order(self, project):
         swapped = (
@@ -244,7 +244,7 @@ class TestTranslations:
         project.write(T, translation_text(body=BODY_KO.replace("## 감지", "## 탐지")))
         assert messages(project) == [
             f"{T}:14:1: section '탐지': unknown section; sections are 증상, 촉발, 감지, 조치, 후속 조치, 교훈",
-            f"{T}:29:1: body: section '## 감지' is missing",
+            f"{T}:29:1: body: section '## 감지' is missing; if no public source covers it, add detection to not_in_sources",
         ]
 
 
@@ -302,3 +302,53 @@ def test_scaffold_placeholders_must_be_filled_in(project):
         f"{P}:3:8: title: placeholder 'TODO' is still here; fill it in",
         f"{P}:30:1: body: placeholder 'TODO' is still here; fill it in",
     ]
+
+
+class TestNotInSources:
+    """Sections no public source covers are listed in the front matter and left out."""
+
+    NO_FOLLOW_UPS_EN = BODY_EN.replace("## Follow-ups\n\n- Added a burn-in test.\n\n", "")
+    NO_FOLLOW_UPS_KO = BODY_KO.replace("## 후속 조치\n\n- 번인 테스트를 넣었습니다.\n\n", "")
+
+    def test_listed_sections_may_be_left_out_in_both_languages(self, project):
+        project.add_incident(
+            extra="not_in_sources: [follow_ups]\n", body=self.NO_FOLLOW_UPS_EN, translate=False
+        )
+        project.write(
+            "incidents/acme-gpu-outage.ko.md", translation_text(body=self.NO_FOLLOW_UPS_KO)
+        )
+        assert messages(project) == []
+        checked = check_project(ProjectPaths.at(project.root), TODAY)
+        assert checked.result.incidents[0].meta.not_in_sources == ("follow_ups",)
+
+    def test_a_translation_missing_an_unlisted_section_is_an_error(self, project):
+        project.add_incident(translate=False)
+        project.write(
+            "incidents/acme-gpu-outage.ko.md", translation_text(body=self.NO_FOLLOW_UPS_KO)
+        )
+        assert messages(project) == [
+            f"{T}:25:1: body: section '## 후속 조치' is missing; if no public source covers it, "
+            "add follow_ups to not_in_sources"
+        ]
+
+    def test_a_listed_section_that_has_text_is_an_error(self, project):
+        project.add_incident(extra="not_in_sources: [follow_ups]\n")
+        assert messages(project) == [
+            f"{P}:17:18: not_in_sources[0]: 'follow_ups' is listed as not covered by the sources, "
+            "but the body has a 'follow_ups' section (line 41); remove one of them"
+        ]
+
+    def test_symptoms_cannot_be_listed(self, project):
+        body = BODY_EN.replace("## Symptoms\n\nJobs {name} stopped.\n\n", "")
+        project.add_incident(extra="not_in_sources: [symptoms]\n", body=body, translate=False)
+        found = messages(project)
+        assert (
+            f"{P}:17:18: not_in_sources[0]: every case describes its symptoms; 'symptoms' cannot "
+            "be listed here" in found
+        )
+        assert f"{P}:44:1: body: section '## Symptoms' is missing" in found
+
+    def test_an_unknown_section_name_is_reported(self, project):
+        project.add_incident(extra="not_in_sources: [aftermath]\n")
+        found = messages(project)
+        assert len(found) == 1 and found[0].startswith(f"{P}:17:18: not_in_sources[0]: Input should be 'symptoms'")
