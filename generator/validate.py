@@ -140,7 +140,13 @@ def check_file(file: MarkdownFile, taxonomy: Taxonomy, today: date) -> FileOutco
     if name.lang is not None:
         text, found, missing = _check_translation(file, name.lang)
         return FileOutcome(
-            file.path, name.incident_id, name.lang, None, text, tuple(found), missing_sections=missing
+            file.path,
+            name.incident_id,
+            name.lang,
+            None,
+            text,
+            tuple(found),
+            missing_sections=missing,
         )
     problems: list[Diagnostic] = []
     file_id: str | None = name.incident_id
@@ -428,7 +434,9 @@ def _not_in_sources(doc: YamlDocument) -> frozenset[str] | None:
     return frozenset(value) & frozenset(SECTIONS)
 
 
-def _check_uncovered(doc: YamlDocument, path: str, sections: tuple[Section, ...]) -> list[Diagnostic]:
+def _check_uncovered(
+    doc: YamlDocument, path: str, sections: tuple[Section, ...]
+) -> list[Diagnostic]:
     """A section listed in not_in_sources has no text, and Symptoms is never listed."""
     problems = []
     value = doc.data.get("not_in_sources")

@@ -157,7 +157,9 @@ def test_front_matter_that_is_not_a_mapping(project):
 class TestSections:
     def test_missing(self, project):
         project.add_incident(body=BODY_EN.replace("## Detection\n\nHealth checks failed.\n\n", ""))
-        assert messages(project) == [f"{P}:43:1: body: section '## Detection' is missing; if no public source covers it, add detection to not_in_sources"]
+        assert messages(project) == [
+            f"{P}:43:1: body: section '## Detection' is missing; if no public source covers it, add detection to not_in_sources"
+        ]
 
     def test_out_of_order(self, project):
         swapped = (
@@ -351,4 +353,6 @@ class TestNotInSources:
     def test_an_unknown_section_name_is_reported(self, project):
         project.add_incident(extra="not_in_sources: [aftermath]\n")
         found = messages(project)
-        assert len(found) == 1 and found[0].startswith(f"{P}:17:18: not_in_sources[0]: Input should be 'symptoms'")
+        assert len(found) == 1 and found[0].startswith(
+            f"{P}:17:18: not_in_sources[0]: Input should be 'symptoms'"
+        )
