@@ -182,3 +182,46 @@ def test_templates_escape_whatever_reaches_them():
     html = render_page(page)
     assert "<script>window.__pwned" not in html and "<img src=x" not in html
     assert "&lt;script&gt;window.__pwned=1&lt;/script&gt;" in html
+
+
+REFRESH = '0;url=https://evil.example/" http-equiv="refresh'
+
+
+def test_quotes_in_summaries_and_descriptions_stay_inside_their_attribute(tmp_path):
+    """A double quote in a summary or a taxonomy description cannot add attributes to the
+    page's <meta name="description"> (a meta refresh would send every reader elsewhere)."""
+    project = Project(tmp_path / "project")
+    write_fixture_library(project)
+    taxonomy = (project.root / "taxonomy.yml").read_text(encoding="utf-8")
+    taxonomy = taxonomy.replace(
+        "description: {ko: 얽힌 구성 요소., en: Components involved.}",
+        f"description: {{ko: '{REFRESH}', en: '{REFRESH}'}}",
+    ).replace(
+        "description: {ko: GPU 드라이버., en: The GPU driver.}",
+        f"description: {{ko: '{REFRESH}', en: '{REFRESH}'}}",
+    )
+    project.write("taxonomy.yml", taxonomy)
+    hostile = incident_text("acme-refresh", occurred="2024-03-03", url="https://example.com/r")
+    hostile = hostile.replace(
+        'summary: "Driver updates left GPUs unusable."', f"summary: '{REFRESH}'"
+    )
+    project.write("incidents/acme-refresh.md", hostile)
+    project.write(
+        "incidents/acme-refresh.ko.md",
+        translation_text().replace(
+            'summary: "드라이버 업데이트로 GPU를 못 쓰게 됐습니다."', f"summary: '{REFRESH}'"
+        ),
+    )
+    site = build_fixture_site(project.root)
+    pages = [
+        "en/cases/acme-refresh.html",
+        "ko/cases/acme-refresh.html",
+        "en/component/index.html",
+        "ko/component/gpu-driver.html",
+    ]
+    for url in pages:
+        tree = HTMLParser((site / url).read_text(encoding="utf-8"))
+        equivs = [m.attributes.get("http-equiv") for m in tree.css("meta[http-equiv]")]
+        assert equivs == ["Content-Security-Policy"], url
+        description = tree.css_first('meta[name="description"]').attributes["content"]
+        assert description == REFRESH, url
