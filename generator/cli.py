@@ -8,8 +8,9 @@ from pathlib import Path
 
 import click
 
+from .check_cache import CACHE_FILE, CheckCache
 from .diagnostics import Diagnostic
-from .project import CACHE_FILE, CheckCache, ProjectPaths, check_project
+from .project import ProjectPaths, check_project, select_incident_files
 
 ROOT_OPTION = click.option(
     "--root",
@@ -43,7 +44,15 @@ def check(
 ) -> None:
     """Validate the taxonomy and incidents (or only PATHS), reporting every problem."""
     project = ProjectPaths.at(root)
-    only = [p if p.is_absolute() else Path.cwd() / p for p in paths] or None
+    only = None
+    if paths:
+        only, problems = select_incident_files(project, list(paths))
+        for problem in problems:
+            click.echo(problem)
+        if problems:
+            noun = "path names" if len(problems) == 1 else "paths name"
+            click.echo(f"check failed: {len(problems)} {noun} no incident file", err=True)
+            sys.exit(1)
     cache = None if no_cache else CheckCache(project.root / CACHE_FILE, summaries=True)
     checked = check_project(project, date.today(), only, cache)
     _report(checked.diagnostics, output_format)

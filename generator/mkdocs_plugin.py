@@ -26,6 +26,7 @@ from mkdocs.structure.pages import Page as MkDocsPage
 from mkdocs.structure.toc import get_toc
 
 from . import urls
+from .check_cache import CheckCache
 from .csp import with_policy
 from .exports import api_files, atom_feed
 from .graph import graph_payload, layout_terms
@@ -33,7 +34,7 @@ from .library import Library, build_library
 from .pages import Page, SiteOptions, build_pages
 from .parallel import RenderAhead
 from .preview import LISTING_TEMPLATES, library_digests, listing, touched_pages
-from .project import CheckCache, ProjectPaths, check_project
+from .project import ProjectPaths, check_project
 from .publish import discard, publish, search_source_dir, source_date_epoch, staging_dir
 from .render import render_page
 from .search_data import as_script, cases_payload, terms_payload

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import os
-import pickle
 import re
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from .diagnostics import Diagnostic, capped
+from .check_cache import CheckCache, file_stat, key
+from .diagnostics import Diagnostic, capped, closest, printable
 from .load import (
     LoadError,
     MarkdownFile,
@@ -24,8 +24,6 @@ from .parallel import split_map
 from .taxonomy import Taxonomy, build_taxonomy
 from .validate import FileOutcome, ValidationResult, check_file, combine
 
-# Where `incidents check` keeps the outcomes of files it has checked (ignored by git).
-CACHE_FILE = ".cache/incidents-check.pickle"
 # Problems reported per file; past this, one line says how many more there are.
 MAX_DIAGNOSTICS_PER_FILE = 100
 
@@ -87,15 +85,58 @@ def load_incident_file(path: Path, display: str) -> MarkdownFile:
     return split_front_matter(read_text(path, display))
 
 
+def select_incident_files(
+    paths: ProjectPaths, given: list[Path]
+) -> tuple[frozenset[str], list[str]]:
+    """The incident files that `given` paths name, as display paths, and a problem for each path
+    that names none: a folder selects the incident files inside it (`.` or `incidents/` select
+    them all), a file must be one of the project's incident files."""
+    files = _incident_files(paths)
+    resolved = [(Path(os.path.realpath(path)), display) for path, display in files]
+    selected: set[str] = set()
+    problems: list[str] = []
+    for path in given:
+        shown = printable(str(path))
+        real = Path(os.path.realpath(path))
+        if not os.path.lexists(path):
+            names = {p.name: p for p, _ in files}
+            guess = closest(path.name, names)
+            hint = f" (did you mean '{paths.display(names[guess])}'?)" if guess else ""
+            problems.append(f"{shown}: no such file or folder{hint}")
+        elif real.is_dir():
+            inside = [d for r, d in resolved if r == real or real in r.parents]
+            if not inside:
+                problems.append(
+                    f"{shown}: no incident files in this folder; incidents live in "
+                    f"{paths.display(paths.incidents)}/"
+                )
+            selected.update(inside)
+        else:
+            match = [d for r, d in resolved if r == real]
+            if match:
+                selected.update(match)
+            elif real == paths.incidents or paths.incidents in real.parents:
+                problems.append(
+                    f"{shown}: not an incident file; incident files are <id>.md and <id>.<ko|en>.md"
+                )
+            else:
+                problems.append(
+                    f"{shown}: not in {paths.display(paths.incidents)}/, the folder this project "
+                    "reads incidents from"
+                )
+    return frozenset(selected), problems
+
+
 def check_project(
     paths: ProjectPaths,
     today: date,
-    only: list[Path] | None = None,
+    only: frozenset[str] | None = None,
     cache: CheckCache | None = None,
 ) -> Checked:
     """Load and validate the taxonomy and every incident file; never raises for bad content.
 
-    `only` limits the reported diagnostics to those files (and their translations or originals),
+    `only` (display paths, see `select_incident_files`) limits the reported diagnostics to those
+    files (and their translations or originals),
     but every file is still loaded, so duplicates and pairings are judged against the whole library.
     With a `cache`, a file whose bytes were checked before (against the same taxonomy, code and
     date) is not parsed again.
@@ -104,25 +145,23 @@ def check_project(
         taxonomy = load_taxonomy(paths)
     except LoadError as exc:
         return Checked(None, ValidationResult((), tuple(exc.diagnostics)))
-    context = hashlib.sha256(f"{taxonomy!r}\x00{today.isoformat()}".encode()).digest()
+    context = hashlib.sha256(f"{taxonomy!r}\x00{today.isoformat()}".encode()).hexdigest()
     files = _incident_files(paths)
     summaries = cache is not None and cache.summaries
-    entries = cache.entries if cache is not None else {}
-
-    known = cache.stats if cache is not None else {}
-    stats = [_stat(path) for path, _ in files]
+    if cache is not None:
+        cache.begin()
+    stats = [file_stat(path) for path, _ in files]
     outcomes: list[FileOutcome | None] = [None] * len(files)
     todo = []
     for index, (_, display) in enumerate(files):
-        # A file whose size, time and inode are those of a file checked before has the same
-        # bytes (as git assumes for its index): its cached outcome is used without reading it.
-        seen = known.get(display)
-        if seen is not None and seen[0] == stats[index] and seen[1][2] == context:
-            hit = cache.get(seen[1]) if cache is not None else None
-            if hit is not None:
-                outcomes[index] = hit
-                continue
-        todo.append(index)
+        # A file whose stat is the one recorded when its content was checked is unchanged
+        # (see check_cache.py for why that holds): its outcome is used without reading it.
+        hit = cache.unchanged(display, stats[index], context) if cache is not None else None
+        if hit is not None:
+            outcomes[index] = hit
+        else:
+            todo.append(index)
+    entries = cache.entries if cache is not None else {}
 
     def check(n: int) -> tuple[FileOutcome, tuple | None, bool]:
         """One file: (outcome, cache key, whether it came from the cache)."""
@@ -130,33 +169,30 @@ def check_project(
         read = _read(path, display)
         if isinstance(read, FileOutcome):
             return read, None, False
-        key = (display, hashlib.sha256(read).digest(), context)
-        hit = entries.get(key)
+        entry = key(display, read, context)
+        hit = entries.get(entry)
         if hit is not None:
-            return hit, key, True
+            return hit, entry, True
         outcome = _check_bytes(read, path, display, taxonomy, today)
         # A summary is all `incidents check` keeps, and far cheaper to send back from a worker.
-        return (outcome.summary() if summaries else outcome), key, False
+        return (outcome.summary() if summaries else outcome), entry, False
 
     # Reading, parsing and validating is nearly all of the work and each file stands alone:
     # with two processors, forked workers share the files (see parallel.py).
-    for index, (outcome, key, hit) in zip(todo, split_map(check, len(todo)), strict=True):
+    for index, (outcome, entry, hit) in zip(todo, split_map(check, len(todo)), strict=True):
         outcomes[index] = outcome
-        if cache is not None and key is not None:
+        if cache is not None and entry is not None:
             if hit:
-                cache.get(key)  # marks the entry as used
+                cache.get(entry)  # marks the entry as used
             else:
-                cache.put(key, outcome)
-            stat = stats[index]
-            if stat is not None and cache.stats.get(files[index][1]) != (stat, key):
-                cache.stats[files[index][1]] = (stat, key)
-                cache.changed = True
+                cache.put(entry, outcome)
+            cache.record(files[index][1], stats[index], entry)
     if cache is not None:
         cache.save()
     result = combine(outcomes)
     diagnostics = result.diagnostics
     if only is not None:
-        wanted = {_incident_stem(paths.display(p)) for p in only}
+        wanted = {_incident_stem(p) for p in only}
         diagnostics = tuple(d for d in diagnostics if _incident_stem(d.path) in wanted)
     diagnostics = capped(diagnostics, MAX_DIAGNOSTICS_PER_FILE)
     return Checked(taxonomy, ValidationResult(result.incidents, diagnostics))
@@ -202,14 +238,6 @@ def _incident_files(paths: ProjectPaths) -> list[tuple[Path, str]]:
     return out
 
 
-def _stat(path: Path) -> tuple[int, int, int] | None:
-    try:
-        st = os.stat(path, follow_symlinks=False)
-    except OSError:
-        return None
-    return (st.st_mtime_ns, st.st_size, st.st_ino)
-
-
 def _read(path: Path, display: str) -> bytes | FileOutcome:
     """The file's bytes, or the outcome of a file that cannot be read."""
     stem = path.name.split(".")[0]
@@ -230,75 +258,6 @@ def _check_bytes(
         return check_file(split_front_matter(decode_text(raw, display)), taxonomy, today)
     except LoadError as exc:
         return FileOutcome(display, stem, None, problems=tuple(exc.diagnostics), unreadable=True)
-
-
-def _code_version() -> str:
-    """A digest of the code that checks files: a cache written by other code is not trusted."""
-    digest = hashlib.sha256()
-    for module in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(module.read_bytes())
-    return digest.hexdigest()
-
-
-class CheckCache:
-    """Outcomes of checking files, keyed by path, content, taxonomy and date.
-
-    Kept in memory (a preview server checks the library on every edit) and, when given a file,
-    on disk between runs. Only outcomes used by the latest run are written back.
-    """
-
-    def __init__(self, file: Path | None = None, summaries: bool = False) -> None:
-        """`summaries`: keep only what the checks across files need (`incidents check`); the
-        site build needs whole incidents and keeps them in memory only."""
-        self.file = file
-        self.summaries = summaries
-        self.entries: dict[tuple, FileOutcome] = {}
-        # display path -> ((mtime_ns, size, inode), cache key) of the file when it was checked
-        self.stats: dict[str, tuple[tuple[int, int, int], tuple]] = {}
-        self.used: set[tuple] = set()
-        self.changed = False
-        self.version = _code_version()
-        if file is not None and file.is_file():
-            try:
-                with file.open("rb") as handle:
-                    stored = pickle.load(handle)
-                if stored.get("version") == self.version and stored.get("summaries") == summaries:
-                    self.entries = stored["entries"]
-                    self.stats = stored.get("stats", {})
-            except Exception:  # a damaged or foreign cache is simply rebuilt
-                self.entries = {}
-
-    def get(self, key: tuple) -> FileOutcome | None:
-        outcome = self.entries.get(key)
-        if outcome is not None:
-            self.used.add(key)
-        return outcome
-
-    def put(self, key: tuple, outcome: FileOutcome) -> None:
-        self.entries[key] = outcome.summary() if self.summaries else outcome
-        self.used.add(key)
-        self.changed = True
-
-    def save(self) -> None:
-        """Keep what this run used; write the file only if that differs from what was read."""
-        stale = len(self.entries) != len(self.used)
-        if stale:
-            self.entries = {key: self.entries[key] for key in self.used}
-            self.stats = {p: v for p, v in self.stats.items() if v[1] in self.entries}
-        if self.file is not None and (self.changed or stale):
-            self.file.parent.mkdir(parents=True, exist_ok=True)
-            temporary = self.file.with_name(self.file.name + f".{os.getpid()}.tmp")
-            with temporary.open("wb") as handle:
-                stored = {
-                    "version": self.version,
-                    "summaries": self.summaries,
-                    "entries": self.entries,
-                    "stats": self.stats,
-                }
-                pickle.dump(stored, handle, protocol=5)
-            os.replace(temporary, self.file)
-        self.used = set()
-        self.changed = False
 
 
 def _incident_stem(display: str) -> str:

@@ -225,7 +225,7 @@ def test_check_reuses_its_cache_and_notices_every_change(project: Project, monke
 
     first = run("check", "--root", str(project.root))
     assert first.exit_code == 0 and len(parsed) == 4
-    assert (project.root / ".cache" / "incidents-check.pickle").is_file()
+    assert (project.root / ".cache" / "incidents-check.json").is_file()
 
     parsed.clear()
     again = run("check", "--root", str(project.root))
@@ -252,3 +252,41 @@ def test_check_reuses_its_cache_and_notices_every_change(project: Project, monke
     parsed.clear()
     assert run("check", "--no-cache", "--root", str(project.root)).exit_code == 1
     assert len(parsed) == 4
+
+
+def test_check_paths_must_name_incident_files(project: Project, monkeypatch, tmp_path):
+    """A folder checks what is in it; a path that is no incident file is an error, never "ok"."""
+    project.add_incident()
+    project.add_incident(
+        "globex-x", organization="globx", occurred="2023-01-01", url="https://e.com/g"
+    )
+    (project.root / "notes.md").write_text("# notes\n", encoding="utf-8")
+    (project.incidents / "README.md").write_text("# incidents\n", encoding="utf-8")
+    outside = tmp_path / "elsewhere.md"
+    outside.write_text("x", encoding="utf-8")
+    monkeypatch.chdir(project.root)
+    for folder in ("incidents", "incidents/", ".", str(project.root)):
+        whole = run("check", folder)
+        assert whole.exit_code == 1, folder
+        assert "unknown organization term 'globx'" in whole.output, folder
+    cases = {
+        "incidents/acme-gpu-outag.md": "incidents/acme-gpu-outag.md: no such file or folder "
+        "(did you mean 'incidents/acme-gpu-outage.md'?)",
+        "notes.md": "notes.md: not in incidents/, the folder this project reads incidents from",
+        "incidents/README.md": "incidents/README.md: not an incident file; incident files are "
+        "<id>.md and <id>.<ko|en>.md",
+        str(outside): f"{outside}: not in incidents/, the folder this project reads incidents from",
+        "/etc/passwd": "/etc/passwd: not in incidents/, the folder this project reads incidents from",
+        "/dev/zero": "/dev/zero: not in incidents/, the folder this project reads incidents from",
+        "docs": "docs: no such file or folder",
+    }
+    for path, message in cases.items():
+        result = run("check", path)
+        assert result.exit_code == 1, path
+        assert result.output == f"{message}\ncheck failed: 1 path names no incident file\n", path
+    (project.root / "docs").mkdir()
+    empty = run("check", "docs")
+    assert empty.exit_code == 1
+    assert empty.output.startswith(
+        "docs: no incident files in this folder; incidents live in incidents/"
+    )

@@ -174,6 +174,7 @@ PRE_COMMIT_OPTIONAL_KEYS = {
     "pass_filenames",
     "always_run",
     "description",
+    "verbose",
 }
 
 
@@ -198,9 +199,11 @@ def pre_commit_hooks() -> dict[str, dict]:
 def test_pre_commit_hooks_run_the_project_command_on_the_right_files():
     hooks = pre_commit_hooks()
     check = hooks["incidents-check"]
-    assert check["entry"] == ".venv/bin/incidents check"
-    assert (check["language"], check["pass_filenames"]) == ("system", True)
-    assert check["files"] == r"^(incidents/.*\.md|taxonomy\.yml)$"
+    assert check["entry"] == ".venv/bin/incidents check --strict"
+    assert (check["language"], check["pass_filenames"], check["verbose"]) == ("system", True, True)
+    assert check["files"] == r"^incidents/.*\.md$"
+    library = hooks["incidents-check-library"]
+    assert library["entry"] == ".venv/bin/incidents check --strict" and library["verbose"] is True
     schema = hooks["incidents-schema"]
     assert schema["entry"] == ".venv/bin/incidents schema --check"
     assert (schema["language"], schema["pass_filenames"]) == ("system", False)
@@ -216,7 +219,7 @@ def test_pre_commit_hooks_run_the_project_command_on_the_right_files():
         ]
         return [name for name in names if re.search(hook["files"], name)]
 
-    assert selected(check) == ["incidents/a.md", "incidents/2024/a.ko.md", "taxonomy.yml"]
+    assert selected(check) == ["incidents/a.md", "incidents/2024/a.ko.md"]
     assert selected(schema) == ["taxonomy.yml"]
     assert selected(hooks["incidents-check-library"]) == ["taxonomy.yml"]
     assert hooks["incidents-check-library"]["pass_filenames"] is False
@@ -255,6 +258,18 @@ def test_pre_commit_check_accepts_the_paths_it_is_given_and_the_library_hook_see
     library = run_hook(hooks["incidents-check-library"], root, changed)
     assert library.returncode == 1
     assert f"unknown organization term '{organization}'" in library.stdout
+
+
+def test_pre_commit_check_fails_on_a_missing_translation_as_ci_does(tmp_path):
+    """The hook runs with --strict: a new file without its translation fails before CI does."""
+    root = small_library(tmp_path)
+    first = sorted(p for p in (root / "incidents").glob("*.md") if p.name.count(".") == 2)[0]
+    first.unlink()
+    original = first.name.split(".")[0] + ".md"
+    result = run_hook(pre_commit_hooks()["incidents-check"], root, [f"incidents/{original}"])
+    assert result.returncode == 1
+    assert "warning: translation: no " in result.stdout
+    assert "(--strict)" in result.stderr
 
 
 # --- scripts/library_diff.py --------------------------------------------------------------------
