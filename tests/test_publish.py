@@ -73,11 +73,13 @@ def test_a_failed_build_leaves_the_site_untouched(built: Project):
 
 def test_a_killed_build_leaves_the_site_untouched(built: Project):
     before = snapshot(built.root / "site")
-    for n in range(40):  # a larger library, so the build is still running when it is killed
+    # A larger library, so the build is still running when it is killed: it writes the staging
+    # folder within a second of starting and must still be at work half a second later.
+    for n in range(300):
         built.add_incident(
             f"globex-extra-{n:02d}",
             organization="globex",
-            occurred=f"2022-01-{n % 28 + 1:02d}",
+            occurred=f"20{10 + n // 28:02d}-01-{n % 28 + 1:02d}",
             url=f"https://example.com/extra/{n}",
         )
     process = build(built.root, wait=False)
