@@ -48,7 +48,7 @@ def case_sentences(markdown: str) -> list[str]:
     found = []
     for line in front.splitlines():
         key, _, value = line.partition(":")
-        if key.strip() in ("title", "summary"):
+        if key in ("title", "summary"):  # the case's own, not its sources' titles (indented)
             found.append(value.strip().strip('"'))
     body = "\n".join(line for line in body.splitlines() if not line.startswith("#"))
     found += [s.lstrip("-* ").strip() for s in sentences(body)]
