@@ -29,8 +29,8 @@ from pathlib import Path
 
 import yaml
 
-from generator.incident import SECTION_HEADINGS as HEADINGS
-from generator.incident import SECTIONS
+from generator.model.incident import SECTION_HEADINGS as HEADINGS
+from generator.model.incident import SECTIONS
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent

@@ -1,4 +1,6 @@
-"""Incident Library: load, validate and publish a bilingual catalogue of incidents."""
+"""Incident Library: load, validate and publish a bilingual catalogue of incidents.
 
-LANGUAGES: tuple[str, ...] = ("ko", "en")
-DEFAULT_LANGUAGE = "ko"
+The stages, in order: load/ -> validate/ -> model/ (the library) -> pages/ -> render/ ->
+outputs/, run by build/; adapters/ connect them to MkDocs, Pagefind, publishing and the
+command line. docs/ARCHITECTURE.md draws the pipeline.
+"""

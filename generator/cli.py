@@ -8,9 +8,11 @@ from pathlib import Path
 
 import click
 
-from .check_cache import CACHE_FILE, CheckCache
-from .diagnostics import Diagnostic
-from .project import ProjectPaths, check_project, select_incident_files
+from .build.check import check_project
+from .build.check_cache import CACHE_FILE, CheckCache
+from .build.executor import default_executor
+from .load.project import ProjectPaths, select_incident_files
+from .validate.diagnostics import Diagnostic
 
 ROOT_OPTION = click.option(
     "--root",
@@ -54,7 +56,7 @@ def check(
             click.echo(f"check failed: {len(problems)} {noun} no incident file", err=True)
             sys.exit(1)
     cache = None if no_cache else CheckCache(project.root / CACHE_FILE, summaries=True)
-    checked = check_project(project, date.today(), only, cache)
+    checked = check_project(project, date.today(), only, cache, default_executor())
     _report(checked.diagnostics, output_format)
     errors = [d for d in checked.diagnostics if d.severity == "error"]
     warnings = [d for d in checked.diagnostics if d.severity == "warning"]
@@ -77,7 +79,7 @@ def _report(diagnostics: tuple[Diagnostic, ...], output_format: str) -> None:
 
 def _load_library(root: Path):
     """The validated library, or exit 1 with the problems that stop it from loading."""
-    from .library import build_library
+    from .model.library import build_library
 
     checked = check_project(ProjectPaths.at(root), date.today())
     errors = [d for d in checked.diagnostics if d.severity == "error"]
@@ -85,14 +87,14 @@ def _load_library(root: Path):
         _report(tuple(errors), "text")
         click.echo(f"the library has {len(errors)} error(s); run 'incidents check'", err=True)
         sys.exit(1)
-    return build_library(checked.taxonomy, checked.result.incidents)
+    return build_library(checked.taxonomy, checked.result.incidents, default_executor())
 
 
 @main.command("check-links")
 @click.argument("site", type=click.Path(file_okay=False, path_type=Path), default=Path("site"))
 def check_links(site: Path) -> None:
     """Check that every internal link and anchor of a built SITE resolves."""
-    from .site_check import broken_links
+    from .adapters.link_check import broken_links
 
     if not site.is_dir():
         click.echo(f"{site}: no such folder; build the site first (incidents build)", err=True)
@@ -111,7 +113,7 @@ def check_links(site: Path) -> None:
 @ROOT_OPTION
 def status(root: Path) -> None:
     """Translation coverage, and terms that no incident uses yet."""
-    from .report import status_lines
+    from .outputs.report import status_lines
 
     for line in status_lines(_load_library(root)):
         click.echo(line)
@@ -122,7 +124,7 @@ def status(root: Path) -> None:
 @click.option("--format", "output_format", type=click.Choice(["text", "csv"]), default="text")
 def stats(root: Path, output_format: str) -> None:
     """Number of incidents per facet and term."""
-    from .report import stats_lines, stats_rows
+    from .outputs.report import stats_lines, stats_rows
 
     library = _load_library(root)
     if output_format == "csv":
@@ -141,13 +143,13 @@ def stats(root: Path, output_format: str) -> None:
 @click.option("--check", "check_only", is_flag=True, help="Fail if the committed schema is stale.")
 def schema(root: Path, check_only: bool) -> None:
     """Write the JSON Schema of incident front matter into schema/."""
-    from .load import LoadError
-    from .project import load_taxonomy
-    from .schema import SCHEMA_FILES, render_schemas
+    from .load.front_matter import LoadError
+    from .load.project import load_taxonomy
+    from .outputs.schema import render_schemas
 
     project = ProjectPaths.at(root)
     try:
-        taxonomy = load_taxonomy(project)
+        taxonomy, _ = load_taxonomy(project)
     except LoadError as exc:
         _report(tuple(exc.diagnostics), "text")
         sys.exit(1)
@@ -168,7 +170,6 @@ def schema(root: Path, check_only: bool) -> None:
         "schema is current" if not stale else f"wrote {', '.join('schema/' + s for s in stale)}",
         err=True,
     )
-    del SCHEMA_FILES
 
 
 @main.command()
@@ -190,7 +191,7 @@ def new(
     incident_id, root, lang, title, organization, domain, occurred, source_url, force, interactive
 ) -> None:
     """Scaffold an incident and its translation with every field and section."""
-    from .scaffold import Scaffold, write_scaffold
+    from .adapters.scaffold import Scaffold, write_scaffold
 
     if interactive is None:
         interactive = sys.stdin.isatty()
@@ -233,7 +234,7 @@ def new(
 @click.option("--site-dir", type=click.Path(file_okay=False, path_type=Path), default=None)
 def build(root: Path, strict: bool, site_dir: Path | None) -> None:
     """Validate, then build the site with MkDocs (same result as `mkdocs build`)."""
-    from .site_build import build_site
+    from .adapters.mkdocs.commands import build_site
 
     sys.exit(build_site(ProjectPaths.at(root), strict=strict, site_dir=site_dir))
 
@@ -243,7 +244,7 @@ def build(root: Path, strict: bool, site_dir: Path | None) -> None:
 @click.option("--dev-addr", default="127.0.0.1:8000", show_default=True)
 def serve(root: Path, dev_addr: str) -> None:
     """Preview the site with live reload (same as `mkdocs serve`)."""
-    from .site_build import serve_site
+    from .adapters.mkdocs.commands import serve_site
 
     sys.exit(serve_site(ProjectPaths.at(root), dev_addr))
 

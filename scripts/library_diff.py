@@ -29,12 +29,13 @@ try:
 except ImportError:  # run from a checkout without the package installed
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from generator.incident import Incident
-from generator.library import Library, build_library
-from generator.load import iter_markdown_files
-from generator.project import ProjectPaths, check_project
-from generator.taxonomy import FACETS, Taxonomy, Term
-from generator.validate import parse_file_name
+from generator.build.check import check_project
+from generator.languages import LANGS
+from generator.load.project import ProjectPaths, incident_files
+from generator.model.incident import Incident
+from generator.model.library import Library, build_library
+from generator.model.taxonomy import Taxonomy, Term
+from generator.validate.incident import parse_file_name
 
 TAXONOMY = "taxonomy.yml"
 INCIDENTS = "incidents"
@@ -77,10 +78,10 @@ def load_side(root: Path, label: str, today: date) -> Side:
     try:
         paths = ProjectPaths.at(root)
         checked = check_project(paths, today)
-        for path in iter_markdown_files(paths.incidents):
+        for path, display in incident_files(paths):
             name = parse_file_name(path.name)
             if name is not None and name.lang is None:
-                side.files.setdefault(name.incident_id, paths.display(path))
+                side.files.setdefault(name.incident_id, display)
         side.errors = sum(1 for d in checked.diagnostics if d.severity == "error")
         if checked.taxonomy is None:
             side.notes.append(f"{TAXONOMY} {label} does not load, so no incident there does.")
@@ -226,7 +227,7 @@ def compare(base: str, old: Side, new: Side) -> Diff:
             # but it is new to the site, which is what this report is about.
             diff.added.append(incident)
             continue
-        change = incident_change(before, incident)
+        change = incident_change(before, incident, new.taxonomy)
         if change.fields or change.texts:
             diff.changed.append(change)
     for incident_id, incident in sorted(old.incidents.items()):
@@ -239,7 +240,7 @@ def compare(base: str, old: Side, new: Side) -> Diff:
     return diff
 
 
-def incident_change(old: Incident, new: Incident) -> Change:
+def incident_change(old: Incident, new: Incident, taxonomy: Taxonomy) -> Change:
     before = old.meta.model_dump(mode="json")
     after = new.meta.model_dump(mode="json")
     fields: list[str] = []
@@ -248,18 +249,18 @@ def incident_change(old: Incident, new: Incident) -> Change:
             continue
         fields.append(name)
     fields.sort(key=lambda n: list(after).index(n) if n in after else len(after))
-    described = tuple(_describe_field(name, old, new) for name in fields)
+    described = tuple(_describe_field(name, old, new, taxonomy) for name in fields)
     if old.path != new.path:
         described += (f"path ({old.path} → {new.path})",)
     return Change(new, described, _text_changes(old, new))
 
 
-def _describe_field(name: str, old: Incident, new: Incident) -> str:
-    if name not in FACETS:
+def _describe_field(name: str, old: Incident, new: Incident, taxonomy: Taxonomy) -> str:
+    if not taxonomy.has_facet(name):
         return name
     before, after = old.term_ids(name), new.term_ids(name)
-    if name == "organization":
-        return f"{name} ({before[0]} → {after[0]})"
+    if taxonomy.facet(name).single:
+        return f"{name} ({', '.join(before) or '-'} → {', '.join(after) or '-'})"
     parts = [f"+{t}" for t in after if t not in before] + [
         f"-{t}" for t in before if t not in after
     ]
@@ -270,7 +271,7 @@ def _text_changes(old: Incident, new: Incident) -> tuple[str, ...]:
     old_texts = {t.lang: t for t in old.texts}
     new_texts = {t.lang: t for t in new.texts}
     out: list[str] = []
-    for lang in ("ko", "en"):
+    for lang in LANGS:
         before, after = old_texts.get(lang), new_texts.get(lang)
         if before is None and after is None:
             continue
@@ -310,7 +311,7 @@ def moved_counts(old: Library, new: Library) -> list[Moved]:
     terms: dict[tuple[str, str], Term] = {t.key: t for t in new.taxonomy.terms()}
     for term in old.taxonomy.terms():
         terms.setdefault(term.key, term)
-    facet_order = {facet: i for i, facet in enumerate(FACETS)}
+    facet_order = {facet.id: i for i, facet in enumerate(new.taxonomy.facets)}
     out = []
     for position, (key, term) in enumerate(terms.items()):
         old_term, new_term = old.taxonomy.term(*key), new.taxonomy.term(*key)
@@ -318,7 +319,11 @@ def moved_counts(old: Library, new: Library) -> list[Moved]:
         after = new.count(new_term) if new_term else 0
         if before != after:
             out.append(
-                (facet_order.get(term.facet, len(FACETS)), position, Moved(term, before, after))
+                (
+                    facet_order.get(term.facet, len(facet_order)),
+                    position,
+                    Moved(term, before, after),
+                )
             )
     return [moved for *_, moved in sorted(out, key=lambda item: item[:2])]
 

@@ -14,10 +14,21 @@ REPO = Path(__file__).resolve().parent.parent
 TODAY = date(2026, 11, 30)
 
 TAXONOMY = """\
+graph: [cause, component, symptom, contributing_factor]
+matrices:
+  - [cause, component]
+  - [symptom, cause]
+  - [symptom, component]
+  - [cause, contributing_factor]
+  - [component, contributing_factor]
 facets:
   - id: domain
     label: {ko: 분야, en: Domain}
     description: {ko: 인프라 갈래., en: Kind of infrastructure.}
+    terms_per_case: many
+    required: true
+    role: context
+    color: "#2f6b3a"
     terms:
       - id: kubernetes
         label: {ko: Kubernetes, en: Kubernetes}
@@ -29,6 +40,11 @@ facets:
   - id: organization
     label: {ko: 조직, en: Organization}
     description: {ko: 보고한 조직., en: Who reported it.}
+    terms_per_case: one
+    required: true
+    role: context
+    color: "#4a4a4a"
+    byline: true
     terms:
       - id: acme
         label: {ko: 애크미, en: Acme}
@@ -39,6 +55,11 @@ facets:
   - id: symptom
     label: {ko: 증상, en: Symptom}
     description: {ko: 보인 현상., en: What was seen.}
+    terms_per_case: many
+    required: true
+    role: descriptive
+    color: "#b3261e"
+    case_section: symptoms
     terms:
       - id: training-job-failure
         label: {ko: 학습 작업 실패, en: Training job failure}
@@ -49,6 +70,10 @@ facets:
   - id: cause
     label: {ko: 원인, en: Cause}
     description: {ko: 근본 원인., en: Root cause.}
+    terms_per_case: many
+    required: true
+    role: descriptive
+    color: "#7b3fa0"
     terms:
       - id: hardware-failure
         label: {ko: 하드웨어 고장, en: Hardware failure}
@@ -63,6 +88,11 @@ facets:
   - id: component
     label: {ko: 구성 요소, en: Component}
     description: {ko: 얽힌 구성 요소., en: Components involved.}
+    terms_per_case: many
+    required: true
+    role: descriptive
+    color: "#0b6a8f"
+    checklist: true
     terms:
       - id: gpu-driver
         label: {ko: GPU 드라이버, en: GPU driver}
@@ -78,6 +108,10 @@ facets:
   - id: contributing_factor
     label: {ko: 기여 요인, en: Contributing factor}
     description: {ko: 키운 조건., en: What made it worse.}
+    terms_per_case: many
+    required: false
+    role: descriptive
+    color: "#8a5a00"
     terms:
       - id: unverified-assumption
         label: {ko: 미검증 가정, en: Unverified assumption}

@@ -1,0 +1,68 @@
+"""`incidents build` and `incidents serve`: MkDocs' own commands, run for the project.
+
+After a build, the published site must carry the plugin's marker: a shell that reads mkdocs.yml
+but silently ignores plugins it does not know (Zensical does) would otherwise "succeed" with a
+site that has no incidents in it.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+from ...load.project import ProjectPaths
+from .plugin import MARKER
+
+
+def _command(paths: ProjectPaths, *args: str) -> list[str]:
+    return [sys.executable, "-m", "mkdocs", *args, "-f", str(paths.root / "mkdocs.yml")]
+
+
+def built_with_plugin(site: Path) -> bool:
+    """Whether the site's root page was made with the incident-library plugin."""
+    page = site / "index.html"
+    return page.is_file() and MARKER in page.read_text(encoding="utf-8", errors="replace")
+
+
+def build_site(paths: ProjectPaths, strict: bool = False, site_dir: Path | None = None) -> int:
+    """Run `mkdocs build` for the project; the exit code of the build."""
+    command = _command(paths, "build", "--clean")
+    if strict:
+        command.append("--strict")
+    if site_dir is not None:
+        command += ["--site-dir", str(site_dir)]
+    code = subprocess.call(command, cwd=paths.root)
+    if code != 0:
+        return code
+    site = site_dir if site_dir is not None else paths.root / _site_dir(paths)
+    if not built_with_plugin(site):
+        print(
+            f"error: {site}/index.html was built without the incident-library plugin; the "
+            "shell ran but did not run the plugin (mkdocs.yml lists it under plugins)",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+def _site_dir(paths: ProjectPaths) -> str:
+    try:
+        config = yaml.load((paths.root / "mkdocs.yml").read_text(encoding="utf-8"), _Loader)
+    except (OSError, yaml.YAMLError):
+        return "site"
+    return str((config or {}).get("site_dir") or "site")
+
+
+class _Loader(yaml.SafeLoader):
+    """Reads mkdocs.yml's plain keys; its `!ENV` tags are left to MkDocs."""
+
+
+_Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
+
+
+def serve_site(paths: ProjectPaths, dev_addr: str) -> int:
+    # --dirty: after the first build, only the pages an edit changed are written again
+    return subprocess.call(_command(paths, "serve", "--dirty", "-a", dev_addr), cwd=paths.root)

@@ -1,0 +1,152 @@
+"""The MkDocs adapter: asks the core for the site and hands it to MkDocs, hook by hook.
+
+The core (`generator.build.site.build`) checks the library and renders every page's content;
+MkDocs and Material only draw the frame around each page and write it. Publishing (a staging
+folder swapped in on success) and the Pagefind index are adapters of their own. To move to
+another shell, replace this package; see docs/ARCHITECTURE.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mkdocs.config import config_options as c
+from mkdocs.config.base import Config
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
+
+from ...build.check_cache import CheckCache
+from ...build.executor import default_executor, serial
+from ...build.site import BuildError, Site, build
+from ...load.project import ProjectPaths
+from ...outputs.csp import with_policy
+from ..pagefind import SearchIndex, SearchIndexError
+from ..publish import Publication, PublishError, check_site_dir
+from . import support
+
+PUBLISHING = frozenset({"build", "gh-deploy"})  # commands whose output is published
+# The marker every built page carries: a build that finishes without it ran without this
+# plugin (a shell that ignores unknown plugins, such as Zensical) and is refused by the tests.
+MARKER = '<meta name="generator" content="incident-library">'
+
+
+class PluginConfig(Config):
+    incidents_dir = c.Type(str, default="incidents")
+    taxonomy = c.Type(str, default="taxonomy.yml")
+
+
+class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
+    def __init__(self) -> None:
+        self.command: str | None = None  # None when MkDocs' build() is called directly
+        self.site: Site | None = None  # the last site built (a preview reuses what is unchanged)
+        self.changed: frozenset[str] = frozenset()
+        self.cache = CheckCache()  # kept across the rebuilds of `mkdocs serve`
+        self.bytecode = support.MemoryBytecodeCache()
+        self.publication: Publication | None = None
+        self.search: SearchIndex | None = None
+        self.known: set[str] = set()
+        self.publishing = False
+
+    def on_startup(self, *, command, dirty) -> None:
+        self.command = command
+
+    def on_config(self, config):
+        root = Path(config.config_file_path or ".").parent
+        paths = ProjectPaths.at(root, self.config.taxonomy, self.config.incidents_dir)
+        publishing, preview = self.command in PUBLISHING, self.command == "serve"
+        previous = self.site if preview else None
+        executor = serial if preview else default_executor()
+        try:
+            site = build(
+                paths,
+                support.site_options(config),
+                executor,
+                self.cache,
+                previous,
+                outputs=not preview,
+            )
+            if publishing:
+                check_site_dir(Path(config.site_dir), root, support.sources(config, paths))
+        except (BuildError, PublishError) as exc:
+            raise PluginError(str(exc)) from None
+        self.changed, self.site = site.changed_since(previous), site
+        support.log_warnings(site.warnings)
+        support.log_build(site, executor, self.changed, preview)
+        self.publication = Publication(Path(config.site_dir)) if not preview else None
+        if publishing:
+            config.site_dir = str(self.publication.staging)
+        self.publishing = publishing
+        support.configure(config, site)
+        return config
+
+    def on_files(self, files, config):
+        files = support.add_files(files, config, self.site, self.changed)
+        self.known = {f.dest_uri for f in files.documentation_pages()}
+        return files
+
+    def on_nav(self, nav, config, files):
+        support.generated_pages(files, config, self.site)
+        return nav
+
+    def on_page_markdown(self, markdown, page, config, files):
+        support.page_meta(page, self.site, self.known)
+        return markdown
+
+    def on_page_context(self, context, page, config, nav):
+        if self.site.page(page.file.dest_uri) is not None:
+            page.content = self.site.content(page.file.dest_uri)
+        return context
+
+    def on_env(self, env, config, files):
+        env.globals["il_cached"] = support.cached_fragments()
+        env.globals["il_marker"] = MARKER
+        env.bytecode_cache = self.bytecode
+        if self.publication is not None:  # index the cases while MkDocs writes the site
+            documents = dict(self.site.search_documents())
+            self.search = SearchIndex(documents, self.publication.search, Path(config.site_dir))
+            self.search.start()
+        return env
+
+    def on_post_page(self, output, page, config):
+        if self.site.page(page.file.dest_uri) is not None:
+            page.content = None  # written; MkDocs need not keep it
+        return with_policy(output)
+
+    def on_post_template(self, output_content, template_name, config):
+        return with_policy(output_content) if template_name.endswith(".html") else output_content
+
+    def on_post_build(self, config) -> None:
+        if self.search is not None:
+            try:
+                self.search.wait()
+            except SearchIndexError as exc:
+                raise PluginError(f"search index: {exc}") from None
+            finally:
+                self.search.discard()
+            support.log.info(
+                "search index: Pagefind took %.1f s; the build waited %.1f s for it",
+                self.search.seconds,
+                self.search.waited,
+            )
+
+    def on_build_error(self, *, error) -> None:
+        # Also reached when --strict turns warnings into a failure after on_post_build.
+        if self.search is not None:
+            self.search.discard()
+        if self.publication is not None:
+            self.publication.discard()
+        self.publication = self.search = None
+
+    def on_shutdown(self) -> None:
+        """Publish the staged site: only now is the build known to have succeeded."""
+        if self.publication is not None and self.publishing:
+            self.publication.publish()
+            support.log.info("published %s", self.publication.site_dir)
+        self.publication = self.search = None
+
+    def on_serve(self, server, config, builder):
+        root = Path(config.config_file_path or ".").parent
+        for path in (root / self.config.incidents_dir, root / self.config.taxonomy):
+            if path.exists():
+                server.watch(str(path))
+        return server

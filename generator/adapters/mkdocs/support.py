@@ -1,0 +1,192 @@
+"""What the MkDocs plugin translates with: the core's site in MkDocs' terms (files, pages,
+navigation, settings). Everything here knows MkDocs; nothing here knows incidents."""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from types import MappingProxyType
+
+import jinja2
+import jinja2.bccache
+from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.pages import Page as MkDocsPage
+from mkdocs.structure.toc import get_toc
+
+from ...build.site import Site
+from ...languages import DEFAULT, LANGS, of_url
+from ...load.project import ProjectPaths
+from ...pages import urls
+from ...pages.build import SiteOptions
+from ...validate.diagnostics import Diagnostic
+
+log = logging.getLogger("mkdocs.plugins.incident_library")
+DEFAULT_SITE_URL = "http://127.0.0.1:8000/"
+
+
+class GeneratedFile(File):
+    """A page the core made; `touched` says whether the last rebuild changed it (serve --dirty)."""
+
+    touched = True
+
+    def is_modified(self) -> bool:
+        return self.touched
+
+
+class GeneratedPage(MkDocsPage):
+    """A generated page: no Markdown to convert (MkDocs would make a converter per page); its
+    content is the core's, set just before its template is rendered."""
+
+    def render(self, config, files) -> None:
+        self.content = ""
+        self.toc = get_toc([])
+        self.present_anchor_ids = set()
+        self.links_to_anchors = {}
+
+
+class MemoryBytecodeCache(jinja2.BytecodeCache):
+    """Compiled theme templates kept across the rebuilds of a preview (MkDocs makes a new Jinja
+    environment per build). Jinja checks each template's source against the stored checksum."""
+
+    def __init__(self) -> None:
+        self.store: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        data = self.store.get(bucket.key)
+        if data is not None:
+            bucket.bytecode_from_string(data)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.store[bucket.key] = bucket.bytecode_to_string()
+
+
+def sources(config, paths: ProjectPaths) -> list[Path]:
+    """What the project is made from, which a site folder must never replace."""
+    root = paths.root
+    theme = Path(config.theme.custom_dir) if config.theme.custom_dir else root / "overrides"
+    return [paths.incidents, paths.taxonomy, Path(config.docs_dir), theme, root / "generator"]
+
+
+def site_options(config) -> SiteOptions:
+    """The settings pages show, from mkdocs.yml (`site_url`, `extra.check_cluster`)."""
+    extra = config.extra.get("check_cluster") or {}
+    return SiteOptions(
+        site_url=config.site_url or DEFAULT_SITE_URL,
+        check_cluster_url=str(extra.get("url", "")),
+        check_cluster_text=MappingProxyType({k: str(v) for k, v in extra.items() if k != "url"}),
+    )
+
+
+def log_warnings(warnings: tuple[Diagnostic, ...]) -> None:
+    for warning in warnings:
+        log.warning(warning.format())
+
+
+def log_build(site: Site, executor, changed: frozenset[str], preview: bool) -> None:
+    if preview:
+        log.info("preview: rebuilding %d of %d generated pages", len(changed), len(site.pages))
+    where = f"{executor.forked} jobs on forked workers" if executor.forked else "one process"
+    log.info(
+        "incident library: %d incidents, %d pages (%s)",
+        len(site.library.incidents),
+        len(site.pages),
+        where,
+    )
+
+
+def configure(config, site: Site) -> None:
+    """Navigation (the core's pages per language, then that language's hand-written pages) and
+    the stylesheets and scripts the pages load."""
+    docs = Path(config.docs_dir)
+    config.nav = [
+        {
+            section.title: [
+                *(urls.source_path(u) for u in section.urls),
+                *sorted(p.relative_to(docs).as_posix() for p in (docs / section.lang).glob("*.md")),
+            ]
+        }
+        for section in site.nav
+    ]
+    config.extra_css = [
+        *site.stylesheets,
+        *(c for c in config.extra_css if c not in site.stylesheets),
+    ]
+    config.extra_javascript = [*site.scripts, *config.extra_javascript]
+    os.environ.setdefault("SOURCE_DATE_EPOCH", str(_epoch(site)))
+
+
+def _epoch(site: Site) -> int:
+    from ..publish import source_date_epoch
+
+    # MkDocs stamps gzip headers with the clock unless SOURCE_DATE_EPOCH is set.
+    return source_date_epoch(site.library)
+
+
+def add_files(files: Files, config, site: Site, changed: frozenset[str]) -> Files:
+    """The core's pages (outside the navigation unless listed in it: Material renders the
+    navigation into every page, so listing every case would grow the site with its square)
+    and the core's other files."""
+    in_nav = {u for section in site.nav for u in section.urls}
+    for page in site.pages:
+        level = InclusionLevel.INCLUDED if page.url in in_nav else InclusionLevel.NOT_IN_NAV
+        file = GeneratedFile.generated(config, page.source_path, content="", inclusion=level)
+        file.touched = page.url in changed
+        files.append(file)
+    for path, content in site.files.items():
+        files.append(File.generated(config, path, content=content))
+    return files
+
+
+def generated_pages(files: Files, config, site: Site) -> None:
+    for file in files.documentation_pages():
+        if file.page is None and site.page(urls_of(file)) is not None:
+            GeneratedPage(None, file, config)  # sets file.page; MkDocs keeps it
+
+
+def urls_of(file: File) -> str:
+    return file.dest_uri
+
+
+def page_meta(page, site: Site, known: set[str]) -> None:
+    """Title, description, language and language alternates of a page, for the theme."""
+    generated = site.page(page.file.dest_uri)
+    if generated is not None:
+        page.meta["title"] = generated.title
+        if generated.description:
+            page.meta["description"] = generated.description
+        page.meta.setdefault("hide", ["toc"])
+        if not generated.in_nav:
+            # Pages outside the navigation share its HTML per language and folder.
+            folder = page.file.dest_uri.rsplit("/", 1)[0]
+            page.meta["nav_key"] = f"{generated.lang}:{folder}"
+    page.meta.setdefault("lang", of_url(page.file.dest_uri) or DEFAULT)
+    page.meta["alternates"] = alternates(page.file.dest_uri, known)
+
+
+def alternates(dest_uri: str, known: set[str]) -> list[dict[str, str]]:
+    """The same page in each language, as links relative to this page; only pages that exist."""
+    if of_url(dest_uri) is None:
+        return []
+    out = []
+    for lang in LANGS:
+        target = urls.counterpart(dest_uri, lang)
+        if target in known:
+            out.append({"lang": lang, "href": urls.relative(dest_uri, target), "url": target})
+    return out
+
+
+def cached_fragments():
+    """`{% call il_cached(key) %}…{% endcall %}` for theme templates: a block rendered once per
+    key and reused (the navigation of pages outside it, per language and folder)."""
+    fragments: dict[str, str] = {}
+
+    def cached(key: str | None, caller) -> str:
+        if not key:
+            return caller()
+        html = fragments.get(key)
+        if html is None:
+            html = fragments[key] = caller()
+        return html
+
+    return cached

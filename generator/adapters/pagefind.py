@@ -1,0 +1,134 @@
+"""The Pagefind index of the case pages (an adapter: writes files and runs Pagefind's binary).
+
+Pagefind is not pointed at the built site. The core's outputs include one small search document
+per case page (outputs/search_documents.py); they are written into a hidden folder beside the
+site and Pagefind's command indexes each language's folder into `<site>/<lang>/pagefind/`, on a
+thread, while the shell writes the site. The command line is used rather than Pagefind's Python
+API: the API talks to the binary over its standard output, so one stray line from the binary left
+the build waiting forever; a command has an exit status, a timeout and an error stream.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import threading
+import time
+from collections.abc import Mapping
+from pathlib import Path
+
+from ..languages import LANGS
+
+UNUSED_BUNDLE_FILES = (
+    # Pagefind's own interfaces; the library has its own, so they would only add bytes.
+    "pagefind-ui",
+    "pagefind-component-ui",
+    "pagefind-modular-ui",
+    "pagefind-highlight",
+)
+# Seconds Pagefind may take, before the build stops it: generous (10,000 cases take about two
+# minutes per language on two cores), and settable for tests and slow machines.
+TIMEOUT = float(os.environ.get("INCIDENTS_INDEX_TIMEOUT", "0") or 0) or None
+
+
+class SearchIndexError(RuntimeError):
+    """Pagefind failed, timed out, is missing, or indexed nothing; the message says which."""
+
+
+def pagefind_command() -> list[str]:
+    """The Pagefind binary that `pagefind[bin]` installs (or PAGEFIND_BINARY_PATH)."""
+    from pagefind.service import get_executable
+
+    binary = get_executable()
+    if binary is None or not Path(binary).exists():
+        raise SearchIndexError(
+            "Pagefind's binary is not installed; run `make site` (it installs pagefind[bin]) "
+            "or set PAGEFIND_BINARY_PATH"
+        )
+    return [str(binary)]
+
+
+def index_language(documents: Path, output: Path, timeout: float | None = None) -> int:
+    """Index the documents under `documents` into `output`; the number of pages indexed."""
+    command = [*pagefind_command(), "--site", str(documents), "--output-path", str(output)]
+    limit = timeout or TIMEOUT or 300 + 0.05 * sum(1 for _ in documents.rglob("*.html"))
+    try:
+        done = subprocess.run(
+            [*command, "--silent"],
+            capture_output=True,
+            text=True,
+            timeout=limit,
+            check=False,
+            stdin=subprocess.DEVNULL,
+        )
+    except subprocess.TimeoutExpired:
+        raise SearchIndexError(f"Pagefind did not finish within {limit:.0f} s") from None
+    except OSError as exc:
+        raise SearchIndexError(f"Pagefind could not be started: {exc.strerror}") from None
+    if done.returncode != 0:
+        detail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
+        raise SearchIndexError(f"Pagefind failed (exit status {done.returncode}): {detail[0]}")
+    for unused in UNUSED_BUNDLE_FILES:
+        for path in output.glob(unused + ".*"):
+            path.unlink()
+    count = sum(1 for _ in (output / "fragment").glob("*.pf_fragment"))
+    if count == 0:
+        raise SearchIndexError(f"Pagefind indexed no pages in {documents}")
+    return count
+
+
+class SearchIndex:
+    """Writes the search documents and indexes them on a thread; `wait` reports the outcome."""
+
+    def __init__(self, documents: Mapping[str, str], workdir: Path, site_dir: Path) -> None:
+        self.documents = documents  # site-relative URL (ko/cases/x.html) -> HTML
+        self.workdir = workdir
+        self.site_dir = site_dir
+        self.seconds = 0.0  # how long Pagefind ran
+        self.waited = 0.0  # how long the build waited for it at the end
+        self.counts: dict[str, int] = {}
+        self._outcome: BaseException | None = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="pagefind", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        started = time.perf_counter()
+        try:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            for url, document in self.documents.items():
+                path = self.workdir / url
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(document, encoding="utf-8")
+            for lang in LANGS:
+                folder = self.workdir / lang
+                if folder.is_dir():
+                    output = self.site_dir / lang / "pagefind"
+                    self.counts[lang] = index_language(folder, output)
+            if not self.counts:
+                raise SearchIndexError("there are no search documents to index")
+        except BaseException as exc:  # reported by wait(), on the build's own thread
+            self._outcome = exc
+        finally:
+            self.seconds = time.perf_counter() - started
+
+    def wait(self) -> dict[str, int]:
+        """Pages indexed per language, or raise what went wrong."""
+        started = time.perf_counter()
+        if self._thread is not None:
+            self._thread.join()
+        self.waited = time.perf_counter() - started
+        if self._outcome is not None:
+            if isinstance(self._outcome, OSError):
+                raise SearchIndexError(f"writing the search documents failed: {self._outcome}")
+            raise self._outcome
+        return dict(self.counts)
+
+    def discard(self) -> None:
+        """Remove the documents (after waiting for a run still going)."""
+        if self._thread is not None:
+            self._thread.join()
+        shutil.rmtree(self.workdir, ignore_errors=True)

@@ -1,0 +1,97 @@
+"""How the build uses processors: an executor chosen at the edge and passed into the stages.
+
+Every stage is a plain function; where its work splits into independent jobs (checking files,
+ranking related cases, rendering pages) it hands them to `executor.map`. The serial executor runs
+them in this process. The forked one runs them on two worker processes that inherit everything
+the jobs read (the library, the pages) when they are forked, so nothing is pickled but job
+numbers on the way in and results on the way out; this process only collects (working beside its
+workers, it was slowed by unpickling their results). The job is held for the workers only for the
+duration of one `map` call: no state survives it.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any, Protocol
+
+# Below this many jobs a worker costs more to start than it saves.
+MIN_JOBS = 200
+
+
+class Executor(Protocol):
+    name: str
+    forked: int  # how many jobs ran on other processes so far
+
+    def map(self, job: Callable[[int], Any], count: int) -> list[Any]:
+        """`[job(i) for i in range(count)]`, in order."""
+        ...
+
+
+class SerialExecutor:
+    name = "serial"
+    forked = 0
+
+    def map(self, job: Callable[[int], Any], count: int) -> list[Any]:
+        return [job(i) for i in range(count)]
+
+
+serial = SerialExecutor()
+
+
+def processors() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
+
+
+_current: list[Callable[[int], Any]] = []  # the job of the map call under way (fork only)
+
+
+def _run(index: int) -> Any:
+    return _current[-1](index)
+
+
+class ForkExecutor:
+    """Two forked workers share the jobs; small batches run in this process."""
+
+    name = "fork"
+
+    def __init__(self, workers: int = 2, minimum: int = MIN_JOBS) -> None:
+        self.workers = workers
+        self.minimum = minimum
+        self.forked = 0  # jobs that ran on the workers, for the build's log
+
+    def map(self, job: Callable[[int], Any], count: int) -> list[Any]:
+        # A thread holding a lock when the process forks would leave the child stuck (a preview
+        # server has such threads), so with other threads running the jobs stay here.
+        if count < self.minimum or threading.active_count() > 1:
+            return serial.map(job, count)
+        _current.append(job)
+        self.forked += count
+        try:
+            with multiprocessing.get_context("fork").Pool(self.workers) as pool:
+                return pool.map(_run, range(count), chunksize=max(1, count // 16))
+        finally:
+            _current.pop()
+
+
+def can_fork() -> bool:
+    """A second processor and a safe `fork`: Linux only (macOS offers fork, but its system
+    libraries are not fork-safe; Windows has none)."""
+    return (
+        sys.platform.startswith("linux")
+        and processors() >= 2
+        and "fork" in multiprocessing.get_all_start_methods()
+    )
+
+
+def default_executor() -> Executor:
+    """What the edge passes in: forked workers where that is safe, unless INCIDENTS_JOBS=1."""
+    if os.environ.get("INCIDENTS_JOBS", "") == "1" or not can_fork():
+        return serial
+    return ForkExecutor()

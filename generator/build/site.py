@@ -1,0 +1,194 @@
+"""The build: the stages in order, from the project on disk to every output of the site.
+
+    check (load + validate) -> library -> pages -> render -> outputs
+
+`build` is the one function that runs them; it returns the whole site in memory (`Site`) and
+touches no shell. An adapter (the MkDocs plugin, a test, the agent server) decides what to do
+with it: hand the pages to a theme, write the files, index them. Parallel work goes through the
+executor the caller passes in.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from types import MappingProxyType
+
+from ..languages import AUTONYMS, LANGS
+from ..load.project import ProjectPaths
+from ..model.library import Library, build_library
+from ..outputs.assets import SCRIPTS, STYLESHEETS, asset_files
+from ..outputs.exports import api_files, atom_feed
+from ..outputs.graph import Layout, graph_payload, layout_terms
+from ..outputs.search_data import as_script, cases_payload, terms_payload
+from ..outputs.search_documents import search_document
+from ..pages.build import SiteOptions, build_pages
+from ..pages.kinds import CasePage, Page
+from ..render.renderer import Renderer
+from ..validate.diagnostics import Diagnostic
+from .check import check_project
+from .check_cache import CheckCache
+from .executor import Executor, serial
+
+
+class BuildError(Exception):
+    """The library has errors; `diagnostics` says what and where."""
+
+    def __init__(self, diagnostics: tuple[Diagnostic, ...]) -> None:
+        self.diagnostics = diagnostics
+        errors = [d for d in diagnostics if d.severity == "error"]
+        lines = "\n".join(d.format() for d in errors)
+        super().__init__(f"the incident library has {len(errors)} error(s):\n{lines}")
+
+
+@dataclass(frozen=True)
+class NavSection:
+    """One language's part of the site navigation: its title and its pages' URLs."""
+
+    lang: str
+    title: str
+    urls: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Site:
+    """Everything the build made. Page contents are kept compressed until a shell asks."""
+
+    library: Library
+    pages: tuple[Page, ...]
+    contents: Mapping[str, bytes]  # page URL -> zlib-compressed HTML of its content area
+    files: Mapping[str, bytes]  # site-relative path -> bytes: data, exports, feeds, assets
+    nav: tuple[NavSection, ...]
+    warnings: tuple[Diagnostic, ...]
+    layout: Layout
+    stylesheets: tuple[str, ...] = STYLESHEETS
+    scripts: tuple[str, ...] = SCRIPTS
+    _by_url: Mapping[str, Page] = field(default_factory=dict, repr=False, compare=False)
+
+    def page(self, url: str) -> Page | None:
+        return self._by_url.get(url)
+
+    def content(self, url: str) -> str:
+        """The rendered content area of the page at `url`."""
+        return zlib.decompress(self.contents[url]).decode("utf-8")
+
+    def search_documents(self) -> Iterator[tuple[str, str]]:
+        """(URL, document) for every case page, for the search index."""
+        for page in self.pages:
+            if isinstance(page, CasePage):
+                yield page.url, search_document(page.lang, self.content(page.url))
+
+    def changed_since(self, previous: Site | None) -> frozenset[str]:
+        """URLs of pages whose content differs from `previous` (every page when there is none)."""
+        if previous is None:
+            return frozenset(self.contents)
+        return frozenset(
+            url for url, data in self.contents.items() if previous.contents.get(url) != data
+        )
+
+
+def build(
+    paths: ProjectPaths,
+    options: SiteOptions | None = None,
+    executor: Executor = serial,
+    cache: CheckCache | None = None,
+    previous: Site | None = None,
+    today: date | None = None,
+    outputs: bool = True,
+) -> Site:
+    """Check the project and build its site; raises BuildError when the library has errors.
+
+    `previous` (a preview's last site) lets unchanged pages keep their rendered content and the
+    graph its layout. `outputs=False` leaves out the exports and feeds (a preview needs none)."""
+    options = options or SiteOptions()
+    checked = check_project(paths, today or date.today(), cache=cache, executor=executor)
+    errors = tuple(d for d in checked.diagnostics if d.severity == "error")
+    if errors or checked.taxonomy is None:
+        raise BuildError(errors)
+    library = build_library(checked.taxonomy, checked.result.incidents, executor)
+    pages = build_pages(library, options)
+    _check_unique_urls(pages)
+    contents = _render(library, options, pages, executor, previous)
+    layout = layout_terms(library, previous.layout if previous is not None else None)
+    files = _files(library, options, layout, outputs)
+    nav = tuple(
+        NavSection(lang, AUTONYMS[lang], tuple(p.url for p in pages if p.in_nav and p.lang == lang))
+        for lang in LANGS
+    )
+    warnings = tuple(d for d in checked.diagnostics if d.severity == "warning")
+    return Site(
+        library=library,
+        pages=pages,
+        contents=MappingProxyType(contents),
+        files=MappingProxyType(files),
+        nav=nav,
+        warnings=warnings,
+        layout=layout,
+        _by_url=MappingProxyType({p.url: p for p in pages}),
+    )
+
+
+def _check_unique_urls(pages: tuple[Page, ...]) -> None:
+    """Two pages at one URL would overwrite each other; ids are checked to prevent it, and this
+    makes sure no other combination does."""
+    seen: dict[str, Page] = {}
+    for page in pages:
+        other = seen.setdefault(page.url, page)
+        if other is not page:
+            raise BuildError(
+                (
+                    Diagnostic(
+                        "taxonomy.yml",
+                        1,
+                        1,
+                        "",
+                        f"two pages would be written to {page.url} ({other.kind}, {page.kind}); "
+                        "rename one of the ids involved",
+                    ),
+                )
+            )
+
+
+def _render(
+    library: Library,
+    options: SiteOptions,
+    pages: tuple[Page, ...],
+    executor: Executor,
+    previous: Site | None,
+) -> dict[str, bytes]:
+    """Every page's content, compressed (at 20,000 case pages the HTML would take gigabytes).
+    Pages equal to the previous site's are not rendered again."""
+    reused: dict[str, bytes] = {}
+    todo: list[Page] = []
+    for page in pages:
+        old = previous.page(page.url) if previous is not None else None
+        if old is not None and old == page and page.url in previous.contents:
+            reused[page.url] = previous.contents[page.url]
+        else:
+            todo.append(page)
+    renderer = Renderer(library, options)
+
+    def render(n: int) -> bytes:
+        return zlib.compress(renderer.render(todo[n]).encode("utf-8"), 1)
+
+    rendered = dict(zip((p.url for p in todo), executor.map(render, len(todo)), strict=True))
+    return {p.url: rendered.get(p.url) or reused[p.url] for p in pages}
+
+
+def _files(library: Library, options: SiteOptions, layout: Layout, outputs: bool) -> dict:
+    files: dict[str, bytes] = dict(asset_files(library.taxonomy))
+    for lang in LANGS:
+        for name, payload in (
+            ("terms", terms_payload(library, lang)),
+            ("cases", cases_payload(library, lang)),
+            ("graph", graph_payload(library, lang, layout)),
+        ):
+            files[f"{lang}/search/{name}.js"] = as_script(name, payload).encode("utf-8")
+    if outputs:
+        for path, text in api_files(library).items():
+            files[path] = text.encode("utf-8")
+        for lang in LANGS:
+            files[f"{lang}/feed.xml"] = atom_feed(library, lang, options.site_url).encode("utf-8")
+    return dict(sorted(files.items()))

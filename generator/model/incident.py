@@ -1,0 +1,284 @@
+"""An incident as contributors write it: front matter models and the body's fixed sections."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Annotated, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PositiveInt,
+    StringConstraints,
+    create_model,
+)
+
+from ..languages import Language
+from .taxonomy import Taxonomy
+from .text import Line, PartialDate, PlainLine, Slug
+
+
+def _http_url(value: str) -> str:
+    if not re.match(r"^https?://[^\s/$.?#][^\s]*$", value, re.IGNORECASE):
+        raise ValueError(f"'{value[:80]}' is not an http(s) URL")
+    return value
+
+
+HttpUrl = Annotated[Line, AfterValidator(_http_url)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Source(_Strict):
+    url: HttpUrl = Field(description="Address of the public report (http or https).")
+    title: PlainLine = Field(description="Title of the report as published.")
+    publisher: PlainLine = Field(description="Who published it: company, conference, author.")
+    date: PartialDate = Field(description="When the report was published.")
+
+
+class Scale(_Strict):
+    gpus: PositiveInt | None = Field(default=None, description="Number of GPUs involved.")
+    hosts: PositiveInt | None = Field(default=None, description="Number of physical hosts.")
+    nodes: PositiveInt | None = Field(default=None, description="Number of Kubernetes nodes.")
+    clusters: PositiveInt | None = Field(default=None, description="Number of clusters.")
+
+
+# The body's sections, in order; their headings in each language are below.
+SectionKey = Literal["symptoms", "trigger", "detection", "actions", "follow_ups", "lessons"]
+
+# Term ids are checked against the taxonomy (with suggestions), not against a pattern here.
+TermId = Annotated[str, StringConstraints(min_length=1, max_length=80)]
+TermList = Annotated[tuple[TermId, ...], Field(max_length=20)]
+
+
+class IncidentMeta(_Strict):
+    """The canonical file's front matter: every structured field, exactly once.
+
+    This is the part every library shares; `incident_model` adds one field per facet of the
+    taxonomy, so the fields follow `taxonomy.yml` and nothing else names them."""
+
+    id: Slug = Field(description="Equals the file name without `.md`.")
+    title: PlainLine = Field(description="Short, specific title in the body's language.")
+    summary: PlainLine = Field(description="One sentence: what happened and why it matters.")
+    lang: Language = Field(description="Language of this file's body.")
+    occurred: PartialDate = Field(description="When the incident began.")
+    ended: PartialDate | None = Field(default=None, description="When it ended, if known.")
+    published: PartialDate = Field(description="When the first public report appeared.")
+    scale: Scale | None = Field(default=None, description="Scale facts the sources state.")
+    not_in_sources: tuple[SectionKey, ...] = Field(
+        default=(),
+        description=(
+            "Sections that no public source covers (for example follow_ups when the report "
+            "names no lasting change). They are left out of the body in every language and the "
+            "page says that the sources do not cover them."
+        ),
+    )
+    sources: tuple[Source, ...] = Field(
+        min_length=1, max_length=30, description="Public reports this case is written from."
+    )
+    distinct_from: tuple[Slug, ...] = Field(
+        default=(),
+        max_length=20,
+        description=(
+            "Other cases that share a source, or the organization and day, with this one but are "
+            "different incidents (silences the 'is it the same incident?' warning)."
+        ),
+    )
+
+    def __reduce__(self):
+        # The class is made per taxonomy (`incident_model`), so pickle (a forked worker sending
+        # its results back) cannot find it by name: it is rebuilt from the facets' shape.
+        return (_restore, (facet_shape_of(type(self)), dict(self.__dict__)))
+
+
+def _restore(shape: FacetShape, values: dict) -> IncidentMeta:
+    return _model(shape).model_construct(**values)
+
+
+def facet_shape_of(model: type[IncidentMeta]) -> FacetShape:
+    return _SHAPES.get(model, ())
+
+
+FacetShape = tuple[tuple[str, bool, bool], ...]  # (facet id, single, required) of each facet
+
+
+def facet_shape(taxonomy: Taxonomy) -> FacetShape:
+    return tuple((f.id, f.single, f.required) for f in taxonomy.facets)
+
+
+def incident_model(taxonomy: Taxonomy) -> type[IncidentMeta]:
+    """The front matter model of incidents under `taxonomy`: IncidentMeta plus a field per facet
+    (a term id, or a list of them), named, typed and required as the facet declares."""
+    return _model(facet_shape(taxonomy))
+
+
+@lru_cache(maxsize=16)  # one per distinct set of facet declarations; pure
+def _model(shape: FacetShape) -> type[IncidentMeta]:
+    fields: dict = {}
+    for facet_id, single, required in shape:
+        if single:
+            description = f"Term id from the {facet_id} facet."
+            fields[facet_id] = (
+                TermId if required else TermId | None,
+                Field(... if required else None, description=description),
+            )
+        else:
+            description = f"Term ids from the {facet_id} facet."
+            limits = {"min_length": 1} if required else {}
+            fields[facet_id] = (
+                TermList,
+                Field(... if required else (), description=description, **limits),
+            )
+    doc = "The canonical file's front matter: every structured field, exactly once."
+    model = create_model("IncidentMeta", __base__=IncidentMeta, __doc__=doc, **fields)
+    _SHAPES[model] = shape
+    return model
+
+
+# Each model made by `_model`, and the shape it was made from (filled only through `_model`,
+# whose cache it mirrors; it holds classes, never data).
+_SHAPES: dict[type, FacetShape] = {}
+
+
+class TranslationMeta(_Strict):
+    """A translation's front matter: only translated text; every fact lives in the original."""
+
+    title: PlainLine = Field(description="The title, translated.")
+    summary: PlainLine = Field(description="The summary, translated.")
+
+
+# The body's sections, in order, with their headings in each language.
+SECTIONS: tuple[str, ...] = ("symptoms", "trigger", "detection", "actions", "follow_ups", "lessons")
+SECTION_HEADINGS: dict[str, dict[str, str]] = {
+    "ko": {
+        "symptoms": "증상",
+        "trigger": "촉발",
+        "detection": "감지",
+        "actions": "조치",
+        "follow_ups": "후속 조치",
+        "lessons": "교훈",
+    },
+    "en": {
+        "symptoms": "Symptoms",
+        "trigger": "Trigger",
+        "detection": "Detection",
+        "actions": "Actions",
+        "follow_ups": "Follow-ups",
+        "lessons": "Lessons",
+    },
+}
+
+
+@dataclass(frozen=True)
+class Section:
+    key: str
+    markdown: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Heading:
+    text: str
+    line: int
+
+
+_FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)")
+_MAY_MARK = frozenset("#`~ \t")  # first characters of a fence or a heading line (not "")
+
+
+def split_sections(body: str, first_line: int) -> tuple[str, list[tuple[Heading, str]]]:
+    """Split a body at its `## ` headings (outside code fences): (preamble, [(heading, text)]).
+
+    Headings are read without a regular expression: a pattern such as `^##[ \\t]+(.+?)[ \\t#]*$`
+    backtracks quadratically on a long run of spaces, which a hostile file can use to stall a build.
+    """
+    preamble: list[str] = []
+    parts: list[tuple[Heading, list[str]]] = []
+    fence: str | None = None
+    for offset, line in enumerate(body.split("\n")):
+        if line[:1] not in _MAY_MARK:  # most lines: neither a fence nor a heading
+            if parts:
+                parts[-1][1].append(line)
+            else:
+                preamble.append(line)
+            continue
+        marker = _FENCE.match(line)
+        if marker:
+            fence = None if fence == marker.group(1) else (fence or marker.group(1))
+        heading = None if fence or marker else _heading_text(line)
+        if heading is not None:
+            parts.append((Heading(heading, first_line + offset), []))
+        elif parts:
+            parts[-1][1].append(line)
+        else:
+            preamble.append(line)
+    return "\n".join(preamble).strip(), [(h, "\n".join(text).strip()) for h, text in parts]
+
+
+def _heading_text(line: str) -> str | None:
+    """The text of a `## ` heading line (trailing blanks and closing `#`s removed), else None."""
+    if not line.startswith("##"):
+        return None
+    rest = line[2:]
+    content = rest.lstrip(" \t")
+    if len(content) == len(rest):
+        return None  # "###" or "##text": not a level-two heading
+    if not content:
+        return "" if len(rest) >= 2 else None
+    return (content.rstrip(" \t#") or content[0]).strip()
+
+
+@dataclass(frozen=True)
+class CaseText:
+    """The prose of a case in one language, from the original file or its translation."""
+
+    lang: str
+    title: str
+    summary: str
+    sections: tuple[Section, ...]
+    path: str
+
+    def section(self, key: str) -> str:
+        for section in self.sections:
+            if section.key == key:
+                return section.markdown
+        return ""
+
+
+@dataclass(frozen=True)
+class Incident:
+    """A validated incident: its structured fields and its text in every language it exists in."""
+
+    meta: IncidentMeta
+    path: str
+    texts: tuple[CaseText, ...]  # the original first
+
+    @property
+    def id(self) -> str:
+        return self.meta.id
+
+    @property
+    def original(self) -> CaseText:
+        return self.texts[0]
+
+    def has_language(self, lang: str) -> bool:
+        return any(t.lang == lang for t in self.texts)
+
+    def text(self, lang: str) -> CaseText:
+        """The text in `lang`, or the original when there is no translation."""
+        for text in self.texts:
+            if text.lang == lang:
+                return text
+        return self.original
+
+    def term_ids(self, facet: str) -> tuple[str, ...]:
+        value = getattr(self.meta, facet, None)
+        if value is None:
+            return ()
+        return (value,) if isinstance(value, str) else tuple(value)

@@ -1,0 +1,214 @@
+"""Machine-readable outputs of the library: JSON exports with their schemas, and Atom feeds. Pure.
+
+The export formats are pydantic models, so the JSON Schema published beside each export is
+generated from the same definition that builds it and the two cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import json
+from xml.sax.saxutils import escape, quoteattr
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..languages import LANGS
+from ..model.incident import SECTIONS
+from ..model.library import Library
+from ..pages import urls
+from .schema import incident_schema
+
+EXPORT_VERSION = 1
+FEED_SIZE = 20
+
+
+class _Export(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ExportTerm(_Export):
+    facet: str
+    id: str
+    label: dict[str, str] = Field(description="Label by language (ko, en).")
+
+
+class ExportText(_Export):
+    lang: str = Field(description="Language of this text.")
+    translated: bool = Field(description="False for the original text.")
+    title: str
+    summary: str
+    sections: dict[str, str] = Field(description="Markdown of each section, by section key.")
+
+
+class ExportSource(_Export):
+    url: str
+    title: str
+    publisher: str
+    date: str
+
+
+class ExportIncident(_Export):
+    id: str
+    occurred: str
+    ended: str | None
+    published: str
+    original_language: str
+    terms: dict[str, list[ExportTerm]] = Field(description="Terms by facet.")
+    scale: dict[str, int] = Field(description="gpus, hosts, nodes, clusters where known.")
+    sources: list[ExportSource]
+    texts: dict[str, ExportText] = Field(description="Text by language, where it exists.")
+    pages: dict[str, str] = Field(description="Site-relative URL of the case page, by language.")
+
+
+class IncidentsExport(_Export):
+    version: int = Field(description="Format version; changes only when fields are removed.")
+    count: int
+    incidents: list[ExportIncident] = Field(description="Newest first.")
+
+
+class ExportTaxonomyTerm(_Export):
+    id: str
+    label: dict[str, str]
+    description: dict[str, str]
+    aliases: dict[str, list[str]]
+    parent: str | None
+    cases: int = Field(description="Number of incidents tagged with the term.")
+    pages: dict[str, str]
+
+
+class ExportFacet(_Export):
+    id: str
+    label: dict[str, str]
+    description: dict[str, str]
+    terms: list[ExportTaxonomyTerm]
+
+
+class TaxonomyExport(_Export):
+    version: int
+    facets: list[ExportFacet]
+
+
+def _term(term) -> ExportTerm:
+    return ExportTerm(
+        facet=term.facet, id=term.id, label={"ko": term.label_ko, "en": term.label_en}
+    )
+
+
+def incidents_export(library: Library) -> IncidentsExport:
+    out = []
+    for incident in library.incidents:
+        meta = incident.meta
+        texts = {
+            text.lang: ExportText(
+                lang=text.lang,
+                translated=text.lang != meta.lang,
+                title=text.title,
+                summary=text.summary,
+                sections={key: text.section(key) for key in SECTIONS},
+            )
+            for text in incident.texts
+        }
+        scale = meta.scale.model_dump(exclude_none=True) if meta.scale else {}
+        out.append(
+            ExportIncident(
+                id=incident.id,
+                occurred=meta.occurred,
+                ended=meta.ended,
+                published=meta.published,
+                original_language=meta.lang,
+                terms={
+                    f.id: [_term(t) for t in library.terms_of(incident, f.id)]
+                    for f in library.taxonomy.facets
+                },
+                scale=scale,
+                sources=[ExportSource(**s.model_dump()) for s in meta.sources],
+                texts=texts,
+                pages={lang: urls.case(lang, incident.id) for lang in LANGS},
+            )
+        )
+    return IncidentsExport(version=EXPORT_VERSION, count=len(out), incidents=out)
+
+
+def taxonomy_export(library: Library) -> TaxonomyExport:
+    facets = []
+    for facet in library.taxonomy.facets:
+        terms = [
+            ExportTaxonomyTerm(
+                id=t.id,
+                label={"ko": t.label_ko, "en": t.label_en},
+                description={"ko": t.description_ko, "en": t.description_en},
+                aliases={"ko": list(t.aliases_ko), "en": list(t.aliases_en)},
+                parent=t.parent,
+                cases=library.count(t),
+                pages={lang: urls.term(lang, t) for lang in LANGS},
+            )
+            for t in facet.terms
+        ]
+        facets.append(
+            ExportFacet(
+                id=facet.id,
+                label={"ko": facet.label_ko, "en": facet.label_en},
+                description={"ko": facet.description_ko, "en": facet.description_en},
+                terms=terms,
+            )
+        )
+    return TaxonomyExport(version=EXPORT_VERSION, facets=facets)
+
+
+def _json(value) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=1, sort_keys=False) + "\n"
+
+
+def api_files(library: Library) -> dict[str, str]:
+    """Site-relative path -> content of every file under /api/."""
+    return {
+        "api/incidents.json": _json(incidents_export(library).model_dump(mode="json")),
+        "api/incidents.schema.json": _json(IncidentsExport.model_json_schema()),
+        "api/taxonomy.json": _json(taxonomy_export(library).model_dump(mode="json")),
+        "api/taxonomy.schema.json": _json(TaxonomyExport.model_json_schema()),
+        "api/incident-front-matter.schema.json": _json(incident_schema(library.taxonomy)),
+    }
+
+
+def _timestamp(partial_date: str) -> str:
+    parts = (partial_date.split("-") + ["01", "01"])[:3]
+    return f"{parts[0]}-{parts[1]}-{parts[2]}T00:00:00Z"
+
+
+def atom_feed(library: Library, lang: str, site_url: str) -> str:
+    """An Atom feed of the newest cases in `lang`; dates come from the data, never the clock."""
+    base = site_url if site_url.endswith("/") else site_url + "/"
+    newest = sorted(library.incidents, key=lambda i: (i.meta.published, i.id), reverse=True)
+    entries = newest[:FEED_SIZE]
+    updated = _timestamp(entries[0].meta.published) if entries else "1970-01-01T00:00:00Z"
+    title = "Incident Library" + (" (한국어)" if lang == "ko" else " (English)")
+    lines = [
+        '<?xml version="1.0" encoding="utf-8"?>',
+        f'<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="{lang}">',
+        f"  <title>{escape(title)}</title>",
+        f"  <id>{escape(base + lang + '/feed.xml')}</id>",
+        f'  <link rel="self" href={quoteattr(base + lang + "/feed.xml")}/>',
+        f'  <link rel="alternate" type="text/html" href={quoteattr(base + urls.home(lang))}/>',
+        f"  <updated>{updated}</updated>",
+        "  <author><name>Incident Library contributors</name></author>",
+    ]
+    for incident in entries:
+        text = incident.text(lang)
+        byline = library.byline(incident)
+        page = base + urls.case(lang, incident.id)
+        lines += [
+            "  <entry>",
+            f"    <id>{escape(page)}</id>",
+            f"    <title>{escape(text.title)}</title>",
+            f'    <link rel="alternate" type="text/html" href={quoteattr(page)}/>',
+            f"    <published>{_timestamp(incident.meta.published)}</published>",
+            f"    <updated>{_timestamp(incident.meta.published)}</updated>",
+            f"    <summary>{escape(text.summary)}</summary>",
+        ]
+        for author in byline:
+            lines.append(f"    <author><name>{escape(author.label(lang))}</name></author>")
+        for term in library.descriptive_terms(incident):
+            key = quoteattr(term.facet + ":" + term.id)
+            lines.append(f"    <category term={key} label={quoteattr(term.label(lang))}/>")
+        lines.append("  </entry>")
+    lines.append("</feed>")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,282 @@
+"""Library -> the pages of the site, in a deterministic order. Pure."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from ..languages import LANGS
+from ..model.incident import Incident
+from ..model.library import Library
+from ..model.taxonomy import Facet, Term
+from ..render.strings import t
+from . import urls
+from .kinds import (
+    CasePage,
+    Citation,
+    FacetPage,
+    FacetTerms,
+    HomePage,
+    MatrixPage,
+    Page,
+    Pagination,
+    RootPage,
+    TermPage,
+    TermPair,
+)
+
+CHECKLIST_SIZE = 5  # terms the "check your cluster" block names
+PAIRS_SHOWN = 15
+
+
+@dataclass(frozen=True)
+class SiteOptions:
+    """Site-wide settings that pages show (from the shell's configuration)."""
+
+    site_url: str = "http://127.0.0.1:8000/"
+    page_size: int = urls.PAGE_SIZE
+    check_cluster_url: str = ""
+    check_cluster_text: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+
+
+def build_pages(library: Library, options: SiteOptions | None = None) -> tuple[Page, ...]:
+    """Every generated page of the site: the root, then each language's homes, cases, facets
+    with their terms, and matrices."""
+    options = options or SiteOptions()
+    pages: list[Page] = [RootPage(urls.root(), "ko", "Incident Library")]
+    summary = facet_summary(library)
+    pairs = strongest_pairs(library)
+    for lang in LANGS:
+        pages.extend(_home_pages(library, lang, options, summary, pairs))
+        pages.extend(_case_page(library, incident, lang, options) for incident in library.incidents)
+        for facet in library.taxonomy.facets:
+            pages.append(_facet_page(library, facet, lang))
+            for term in facet.terms:
+                pages.extend(_term_pages(library, term, lang, options))
+        pages.extend(_matrix_pages(library, lang))
+    return tuple(pages)
+
+
+def _paginate(items: tuple, size: int, url_for) -> list[tuple[Pagination, tuple]]:
+    count = max(1, -(-len(items) // size))
+    page_urls = tuple(url_for(n) for n in range(1, count + 1))
+    out = []
+    for number in range(1, count + 1):
+        chunk = items[(number - 1) * size : number * size]
+        start = (number - 1) * size + 1 if chunk else 0
+        end = start + len(chunk) - 1 if chunk else 0
+        out.append((Pagination(number, count, len(items), start, end, page_urls), chunk))
+    return out
+
+
+def _paged_title(title: str, pagination: Pagination, lang: str) -> str:
+    """`Title` on the first page, `Title (page 2)` after it."""
+    if pagination.number == 1:
+        return title
+    return f"{title} ({t('page_n', lang, n=pagination.number)})"
+
+
+def facet_summary(library: Library) -> tuple[tuple[Facet, tuple[tuple[Term, int], ...]], ...]:
+    """For each facet, its used terms with counts, most frequent first."""
+    out = []
+    for facet in library.taxonomy.facets:
+        counted = [(term, library.count(term)) for term in facet.terms]
+        counted = sorted((c for c in counted if c[1]), key=lambda c: (-c[1], c[0]))
+        out.append((facet, tuple(counted)))
+    return tuple(out)
+
+
+def strongest_pairs(library: Library, limit: int = PAIRS_SHOWN) -> tuple[TermPair, ...]:
+    """Term pairs of different facets that occur together most often."""
+    ranked = sorted(
+        ((a, b, n) for (a, b), n in library.pairs().items() if a.facet != b.facet),
+        key=lambda item: (-item[2], item[0], item[1]),
+    )
+    return tuple(TermPair(a, b, n) for a, b, n in ranked[:limit])
+
+
+def _terms(library: Library, incident: Incident, facets: tuple[Facet, ...]) -> FacetTerms:
+    return tuple((f, library.terms_of(incident, f.id)) for f in facets)
+
+
+def _home_pages(
+    library: Library, lang: str, options: SiteOptions, summary, pairs
+) -> list[HomePage]:
+    checklist_facet = library.taxonomy.checklist
+    checklist: tuple[Term, ...] = ()
+    if checklist_facet is not None:
+        counted = dict(summary)[checklist_facet]
+        checklist = tuple(term for term, _ in counted[:CHECKLIST_SIZE])
+    pages = []
+    for pagination, chunk in _paginate(
+        library.incidents, options.page_size, lambda n: urls.home(lang, n)
+    ):
+        pages.append(
+            HomePage(
+                url=pagination.urls[pagination.number - 1],
+                lang=lang,
+                title=_paged_title(t("library", lang), pagination, lang),
+                description=t("library_intro", lang),
+                in_nav=pagination.number == 1,
+                incidents=chunk,
+                pagination=pagination,
+                summary=summary,
+                pairs=pairs,
+                checklist=checklist,
+            )
+        )
+    return pages
+
+
+def _case_page(library: Library, incident: Incident, lang: str, options: SiteOptions) -> CasePage:
+    taxonomy = library.taxonomy
+    text = incident.text(lang)
+    checklist_facet = taxonomy.checklist
+    names = {
+        name
+        for f in taxonomy.facets
+        for term in library.terms_of(incident, f.id)
+        for name in term.names()
+        if name != term.id
+    }
+    return CasePage(
+        url=urls.case(lang, incident.id),
+        lang=lang,
+        title=text.title,
+        description=text.summary,
+        incident=incident,
+        text=text,
+        fallback=text.lang != lang,
+        facts=_terms(library, incident, taxonomy.context),
+        terms=_terms(library, incident, taxonomy.descriptive),
+        checklist=library.terms_of(incident, checklist_facet.id) if checklist_facet else (),
+        related=library.related(incident),
+        citation=cite(library, incident, lang, options.site_url),
+        index_names=tuple(sorted(names)),
+    )
+
+
+def _facet_page(library: Library, facet: Facet, lang: str) -> FacetPage:
+    counted = tuple((term, library.count(term)) for term in facet.terms)
+    counted = tuple(sorted(counted, key=lambda c: (-c[1], c[0].label(lang).casefold(), c[0])))
+    return FacetPage(
+        url=urls.facet(lang, facet),
+        lang=lang,
+        title=facet.label(lang),
+        description=facet.description(lang),
+        in_nav=True,
+        facet=facet,
+        terms=counted,
+    )
+
+
+def _term_pages(library: Library, term: Term, lang: str, options: SiteOptions) -> list[TermPage]:
+    taxonomy = library.taxonomy
+    facet = taxonomy.facet(term.facet)
+    cases = library.cases_with(term)
+    parent = taxonomy.term(term.facet, term.parent) if term.parent else None
+    children = tuple(c for c in facet.terms if c.parent == term.id)
+    cooccurring = tuple(
+        (taxonomy.facet(facet_id), counted) for facet_id, counted in library.cooccurring(term)
+    )
+    pages = []
+    for pagination, chunk in _paginate(
+        cases, options.page_size, lambda n: urls.term(lang, term, n)
+    ):
+        pages.append(
+            TermPage(
+                url=pagination.urls[pagination.number - 1],
+                lang=lang,
+                title=_paged_title(term.label(lang), pagination, lang),
+                description=term.description(lang),
+                term=term,
+                facet=facet,
+                incidents=chunk,
+                pagination=pagination,
+                parent=parent,
+                children=children,
+                cooccurring=cooccurring,
+            )
+        )
+    return pages
+
+
+def _matrix_pages(library: Library, lang: str) -> list[MatrixPage]:
+    taxonomy = library.taxonomy
+    matrices = tuple(
+        (taxonomy.facet(r), taxonomy.facet(c), urls.matrix(lang, r, c))
+        for r, c in taxonomy.matrices
+    )
+    pages = []
+    for index, (row_facet, col_facet, url) in enumerate(matrices):
+        rows = sorted(library.used_terms(row_facet.id), key=lambda t: (-library.count(t), t))
+        cols = sorted(library.used_terms(col_facet.id), key=lambda t: (-library.count(t), t))
+        cells: dict[tuple[str, str], int] = {}
+        for incident in library.incidents:
+            for r in library.terms_of(incident, row_facet.id):
+                for c in library.terms_of(incident, col_facet.id):
+                    cells[(r.id, c.id)] = cells.get((r.id, c.id), 0) + 1
+        pages.append(
+            MatrixPage(
+                url=url,
+                lang=lang,
+                title=t(
+                    "matrix_title", lang, rows=row_facet.label(lang), cols=col_facet.label(lang)
+                ),
+                description=t("matrix_intro", lang),
+                in_nav=index == 0,
+                row_facet=row_facet,
+                col_facet=col_facet,
+                rows=tuple(rows),
+                cols=tuple(cols),
+                cells=MappingProxyType(dict(sorted(cells.items()))),
+                matrices=matrices,
+            )
+        )
+    return pages
+
+
+# --- citations --------------------------------------------------------------------------------
+
+_BIBTEX_SPECIAL = re.compile(r"([&%$#_{}~^\\])")
+
+
+def _bibtex_escape(value: str) -> str:
+    def replace(match: re.Match) -> str:
+        char = match.group(1)
+        return {
+            "~": r"\textasciitilde{}",
+            "^": r"\textasciicircum{}",
+            "\\": r"\textbackslash{}",
+        }.get(char, "\\" + char)
+
+    return _BIBTEX_SPECIAL.sub(replace, value)
+
+
+def cite(library: Library, incident: Incident, lang: str, site_url: str) -> Citation:
+    """The citation of a case page; the permalink is the page's address, which never changes."""
+    base = site_url if site_url.endswith("/") else site_url + "/"
+    permalink = base + urls.case(lang, incident.id)
+    text = incident.text(lang)
+    org = ", ".join(t.label(lang) for t in library.byline(incident))
+    year = incident.meta.published[:4]
+    if lang == "ko":
+        plain = f'Incident Library 기여자. "{text.title}". Incident Library, {year}. {permalink}'
+    else:
+        plain = (
+            f'Incident Library contributors. "{text.title}". Incident Library, {year}. {permalink}'
+        )
+    first = incident.meta.sources[0]
+    note = f"Case summary of {first.publisher}, {first.title}, {first.date}"
+    entries = [
+        ("title", "{" + _bibtex_escape(text.title) + "}"),
+        ("author", "{Incident Library contributors}"),
+        ("year", year),
+        ("howpublished", "{\\url{" + permalink + "}}"),
+        ("note", "{" + _bibtex_escape(note) + "}"),
+        ("keywords", "{" + _bibtex_escape(", ".join(filter(None, [org, incident.id]))) + "}"),
+    ]
+    body = ",\n".join(f"  {key} = {value}" for key, value in entries)
+    key = "incident-library:" + incident.id
+    return Citation(permalink, plain, f"@misc{{{key},\n{body}\n}}")

@@ -1,0 +1,148 @@
+"""The kinds of page the site has: each a small frozen class with its template and its data.
+
+A page holds exactly what its template shows (never the whole library), so two pages are equal
+when they would render the same, and `build/preview.py` can tell which pages an edit changed by
+comparing them. Adding a kind of page means adding a class here, a template, and a line in
+`pages/build.py` that makes its instances; nothing keeps a list of kinds by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+from ..model.incident import CaseText, Incident
+from ..model.library import Related
+from ..model.taxonomy import Facet, Term
+from . import urls
+
+
+@dataclass(frozen=True)
+class Pagination:
+    number: int
+    count: int
+    total_items: int
+    start: int  # 1-based index of the first item on this page
+    end: int
+    urls: tuple[str, ...]
+
+    @property
+    def previous_url(self) -> str | None:
+        return self.urls[self.number - 2] if self.number > 1 else None
+
+    @property
+    def next_url(self) -> str | None:
+        return self.urls[self.number] if self.number < self.count else None
+
+
+@dataclass(frozen=True)
+class Citation:
+    permalink: str
+    text: str
+    bibtex: str
+
+
+@dataclass(frozen=True)
+class TermPair:
+    a: Term
+    b: Term
+    count: int
+
+
+FacetTerms = tuple[tuple[Facet, tuple[Term, ...]], ...]
+FacetCounts = tuple[tuple[Facet, tuple[tuple[Term, int], ...]], ...]
+
+
+@dataclass(frozen=True)
+class Page:
+    """What every page has; subclasses add the data their template reads."""
+
+    url: str
+    lang: str
+    title: str
+    description: str = ""
+    in_nav: bool = False  # listed in the site's navigation (library homes, facet pages…)
+
+    template: ClassVar[str] = ""
+
+    @property
+    def kind(self) -> str:
+        return type(self).__name__
+
+    @property
+    def source_path(self) -> str:
+        return urls.source_path(self.url)
+
+    def context(self) -> dict[str, Any]:
+        """The template's variables: every field of the page, and the page itself."""
+        return {f.name: getattr(self, f.name) for f in fields(self)} | {"page": self}
+
+
+@dataclass(frozen=True)
+class RootPage(Page):
+    """The site's root: links to each language's library."""
+
+    template: ClassVar[str] = "root.html"
+
+
+@dataclass(frozen=True)
+class HomePage(Page):
+    """A page of a language's library: newest cases, facet counts, search, graph, pairs."""
+
+    incidents: tuple[Incident, ...] = ()
+    pagination: Pagination | None = None
+    summary: FacetCounts = ()
+    pairs: tuple[TermPair, ...] = ()
+    checklist: tuple[Term, ...] = ()  # the checklist facet's most frequent terms
+
+    template: ClassVar[str] = "home.html"
+
+
+@dataclass(frozen=True)
+class CasePage(Page):
+    incident: Incident | None = None
+    text: CaseText | None = None
+    fallback: bool = False  # shown in the original language: no translation yet
+    facts: FacetTerms = ()  # context facets (organization, domain) and their terms
+    terms: FacetTerms = ()  # descriptive facets and their terms, in the declared order
+    checklist: tuple[Term, ...] = ()
+    related: tuple[Related, ...] = ()
+    citation: Citation | None = None
+    index_names: tuple[str, ...] = ()  # other names of its terms, for the search index
+
+    template: ClassVar[str] = "case.html"
+
+
+@dataclass(frozen=True)
+class FacetPage(Page):
+    facet: Facet | None = None
+    terms: tuple[tuple[Term, int], ...] = ()
+
+    template: ClassVar[str] = "facet.html"
+
+
+@dataclass(frozen=True)
+class TermPage(Page):
+    term: Term | None = None
+    facet: Facet | None = None
+    incidents: tuple[Incident, ...] = ()
+    pagination: Pagination | None = None
+    parent: Term | None = None
+    children: tuple[Term, ...] = ()
+    cooccurring: tuple[tuple[Facet, tuple[tuple[Term, int], ...]], ...] = ()
+
+    template: ClassVar[str] = "term.html"
+
+
+@dataclass(frozen=True)
+class MatrixPage(Page):
+    row_facet: Facet | None = None
+    col_facet: Facet | None = None
+    rows: tuple[Term, ...] = ()
+    cols: tuple[Term, ...] = ()
+    cells: Mapping[tuple[str, str], int] = field(default_factory=lambda: MappingProxyType({}))
+    matrices: tuple[tuple[Facet, Facet, str], ...] = ()  # every matrix: rows, columns, URL
+
+    template: ClassVar[str] = "matrix.html"

@@ -1,0 +1,1 @@
+"""Pages -> HTML: the only code that touches Jinja."""

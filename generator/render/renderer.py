@@ -1,0 +1,137 @@
+"""Pages -> HTML fragments. The only module that touches Jinja.
+
+A `Renderer` renders the content area of each page (the shell adds the frame around it). It is
+made per build and keeps what it reuses across pages (each case card is rendered once per
+language and reused on every list page that shows it) in itself, never in the library.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup, escape
+
+from .. import languages
+from ..model.incident import SECTION_HEADINGS, SECTIONS, Incident
+from ..model.library import Library, order_key
+from ..model.taxonomy import Term
+from ..pages import urls
+from ..pages.build import SiteOptions
+from ..pages.kinds import Page
+from . import strings
+from .prose import to_html
+
+
+@lru_cache(maxsize=1)  # compiled templates: a pure function of the package's own files
+def environment() -> Environment:
+    env = Environment(
+        loader=PackageLoader("generator.render", "templates"),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+    )
+    env.globals.update(
+        urls=urls,
+        sections=SECTIONS,
+        section_heading=lambda key, lang: SECTION_HEADINGS[lang][key],
+        language_name=languages.name,
+        order_key=order_key,
+        chip=chip,
+        chips=chips,
+    )
+    env.filters["markdown"] = lambda text: Markup(to_html(text))
+    env.filters["number"] = lambda n: f"{n:,}"
+    env.filters["section_heading_in"] = lambda key, lang: SECTION_HEADINGS[lang][key]
+    return env
+
+
+def chip(term: Term, lang: str, link, count: int | None = None) -> Markup:
+    """A term as a link to its page, coloured by facet (a Python function, not a macro: it is
+    called tens of thousands of times per build)."""
+    suffix = f' <span class="il-chip__count">{count}</span>' if count is not None else ""
+    return Markup(
+        f'<a class="il-chip il-chip--{term.facet}" href="{escape(link(urls.term(lang, term)))}" '
+        f'data-facet="{term.facet}" data-term="{term.id}">{escape(term.label(lang))}{suffix}</a>'
+    )
+
+
+def chips(terms, lang: str, link) -> Markup:
+    if not terms:
+        return Markup("")
+    items = "".join(f"<li>{chip(term, lang, link)}</li>" for term in terms)
+    return Markup(f'<ul class="il-chips">{items}</ul>')
+
+
+_ROOT = "\x00root\x00"
+
+
+class Renderer:
+    """Renders the pages of one library with one set of site options."""
+
+    def __init__(self, library: Library, options: SiteOptions) -> None:
+        self.library = library
+        self.options = options
+        self._cards: dict[tuple[str, str], str] = {}
+
+    def render(self, page: Page) -> str:
+        """The HTML of a page's content area."""
+        template = environment().get_template(page.template)
+        lang = page.lang
+
+        def link(url: str) -> str:
+            return urls.relative(page.url, url)
+
+        def t(key: str, **values: object) -> str:
+            return strings.t(key, lang, **values)
+
+        site_root = urls.relative(page.url, "index.html")[: -len("index.html")]
+        return template.render(
+            page.context()
+            | {
+                "link": link,
+                "t": t,
+                "site_root": site_root,
+                "taxonomy": self.library.taxonomy,
+                "options": self.options,
+                "case_card": lambda incident: self.case_card(incident, lang, link),
+            }
+        )
+
+    def case_card(self, incident: Incident, lang: str, link) -> Markup:
+        """One case in a list: title, byline and date, summary, and its descriptive terms.
+
+        Rendered once per language with links from the site root; each page only swaps in its
+        own way back to the root."""
+        key = (incident.id, lang)
+        card = self._cards.get(key)
+        if card is None:
+            card = self._cards[key] = self._card(incident, lang, lambda url: _ROOT + url)
+        root = link("index.html")[: -len("index.html")]
+        return Markup(card.replace(_ROOT, root))
+
+    def _card(self, incident: Incident, lang: str, link) -> str:
+        library = self.library
+        text = incident.text(lang)
+        other = f' lang="{text.lang}"' if text.lang != lang else ""
+        byline = "".join(
+            f'<span class="il-card__org">{escape(o.label(lang))}</span> · '
+            for o in library.byline(incident)
+        )
+        terms = "".join(
+            f"<li>{chip(term, lang, link)}</li>" for term in library.descriptive_terms(incident)
+        )
+        href = escape(link(urls.case(lang, incident.id)))
+        occurred = strings.t("occurred", lang)
+        return (
+            f'<article class="il-card" data-case="{escape(incident.id)}">\n'
+            f'  <h3 class="il-card__title"><a href="{href}"{other}>'
+            f"{escape(text.title)}</a></h3>\n"
+            f'  <p class="il-card__meta">{byline}<span>{escape(occurred)} '
+            f"<time>{escape(incident.meta.occurred)}</time></span></p>\n"
+            f'  <p class="il-card__summary"{other}>{escape(text.summary)}</p>\n'
+            f'  <ul class="il-chips il-chips--compact">{terms}</ul>\n'
+            "</article>"
+        )

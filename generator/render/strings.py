@@ -1,0 +1,171 @@
+"""Every string a reader sees on generated pages, in Korean and English."""
+
+from __future__ import annotations
+
+_STRINGS: dict[str, dict[str, str]] = {
+    "site_title": {"ko": "Incident Library", "en": "Incident Library"},
+    "library": {"ko": "사례 라이브러리", "en": "Incident library"},
+    "library_intro": {
+        "ko": "Kubernetes와 AI 인프라에서 공개된 장애 사례를 원인, 구성 요소, 기여 요인으로 "
+        "분류해 모았습니다.",
+        "en": "Public Kubernetes and AI-infrastructure incidents, classified by cause, component "
+        "and contributing factor.",
+    },
+    "newest_first_note": {
+        "ko": "검색어 없이 필터만 적용한 목록입니다. 최근 사례부터입니다.",
+        "en": "Filters only, no search query. Newest cases first.",
+    },
+    "cases_count": {"ko": "사례 {n}건", "en": "{n} cases"},
+    "cases_count_one": {"ko": "사례 {n}건", "en": "1 case"},
+    "range": {"ko": "{total}건 중 {start}~{end}번째", "en": "{start}–{end} of {total}"},
+    "pagination": {"ko": "페이지", "en": "Pages"},
+    "previous": {"ko": "이전", "en": "Previous"},
+    "next": {"ko": "다음", "en": "Next"},
+    "page_n": {"ko": "{n}쪽", "en": "page {n}"},
+    "by_facet": {"ko": "{facet}별", "en": "By {facet_lower}"},
+    "all_terms_of": {"ko": "{facet} 전체", "en": "All {facet_lower} terms"},
+    "term_cases": {"ko": "이 분류의 사례", "en": "Cases"},
+    "occurs_with": {"ko": "함께 자주 나오는 분류", "en": "Often seen with"},
+    "occurs_with_intro": {
+        "ko": "이 분류가 붙은 사례에 가장 많이 함께 붙은 다른 분류입니다.",
+        "en": "Terms of other facets that occur most often in these cases.",
+    },
+    "broader_term": {"ko": "상위 분류", "en": "Broader term"},
+    "narrower_terms": {"ko": "하위 분류", "en": "Narrower terms"},
+    "no_cases": {"ko": "아직 이 분류의 사례가 없습니다.", "en": "No cases use this term yet."},
+    "occurred": {"ko": "발생", "en": "Occurred"},
+    "ended": {"ko": "종료", "en": "Ended"},
+    "published": {"ko": "공개", "en": "Published"},
+    "scale": {"ko": "규모", "en": "Scale"},
+    "scale_gpus": {"ko": "GPU {n}개", "en": "{n} GPUs"},
+    "scale_hosts": {"ko": "호스트 {n}대", "en": "{n} hosts"},
+    "scale_nodes": {"ko": "노드 {n}개", "en": "{n} nodes"},
+    "scale_clusters": {"ko": "클러스터 {n}개", "en": "{n} clusters"},
+    "sources": {"ko": "출처", "en": "Sources"},
+    "related": {"ko": "관련 사례", "en": "Related cases"},
+    "related_shared": {"ko": "공통 분류 {n}개", "en": "{n} shared terms"},
+    "no_related": {
+        "ko": "공통 분류가 있는 다른 사례가 아직 없습니다.",
+        "en": "No other case shares terms yet.",
+    },
+    "fallback_notice": {
+        "ko": "이 사례는 아직 한국어로 번역되지 않아 원문({original})으로 보여 드립니다.",
+        "en": "This case has not been translated into English yet; it is shown in the original "
+        "({original}).",
+    },
+    "not_in_sources": {
+        "ko": "이 사례는 이 부분을 기록하지 않았습니다. 아래 출처를 보세요.",
+        "en": "This case does not record this part; see the sources below.",
+    },
+    "partial_notice": {
+        "ko": "일부만 기록한 사례입니다. 기록하지 않은 항목: {sections}.",
+        "en": "A partial case: it does not record {sections}.",
+    },
+    "check_cluster": {
+        "ko": "내 클러스터에도 있는지 확인하기",
+        "en": "Check whether your cluster has it too",
+    },
+    "check_cluster_components": {
+        "ko": "이 사례의 구성 요소:",
+        "en": "Components in this case:",
+    },
+    "cite": {"ko": "인용하기", "en": "Cite this case"},
+    "cite_permalink": {"ko": "고유 주소", "en": "Permalink"},
+    "cite_text": {"ko": "일반 텍스트", "en": "Plain text"},
+    "language_choice": {"ko": "언어를 고르세요", "en": "Choose a language"},
+    "facets": {"ko": "분류", "en": "Facets"},
+    "browse_facets": {"ko": "분류별로 보기", "en": "Browse by facet"},
+    "case": {"ko": "사례", "en": "Case"},
+    "terms_count": {"ko": "분류 값 {n}개", "en": "{n} terms"},
+    "case_count_short": {"ko": "{n}건", "en": "{n}"},
+    "cases_label": {"ko": "사례 수", "en": "Cases"},
+    "term_label": {"ko": "분류 값", "en": "Term"},
+    "description_label": {"ko": "설명", "en": "Description"},
+    "aliases": {"ko": "다른 이름", "en": "Also known as"},
+    "original_language": {"ko": "원문 언어", "en": "Original language"},
+    "breadcrumb_library": {"ko": "라이브러리", "en": "Library"},
+    "search_label": {"ko": "사례 검색", "en": "Search cases"},
+    "search_placeholder": {
+        "ko": "증상, 구성 요소, 원인으로 검색 (예: 인피니밴드 배선)",
+        "en": "Search symptoms, components, causes (e.g. InfiniBand cabling)",
+    },
+    "applied_filters": {"ko": "적용된 필터", "en": "Applied filters"},
+    "clear_all": {"ko": "모두 풀기", "en": "Clear all"},
+    "query_label": {"ko": "검색어", "en": "Query"},
+    "remove_query": {"ko": "검색어 {q} 지우기", "en": "Clear the query {q}"},
+    "remove_filter": {"ko": "{facet} 필터 {term} 풀기", "en": "Remove filter {facet}: {term}"},
+    "recommended_filters": {"ko": "추천 필터", "en": "Recommended filters"},
+    "suggest_empty": {
+        "ko": "검색하면 검색어에서 찾은 분류 값이 여기에 나옵니다.",
+        "en": "When you search, taxonomy values found in your query appear here.",
+    },
+    "no_suggestions": {
+        "ko": "검색어에서 찾은 분류 값이 없습니다.",
+        "en": "No taxonomy values found in your query.",
+    },
+    "query_note": {
+        "ko": "'{q}' 검색 결과입니다. 관련도 순입니다.",
+        "en": "Results for '{q}', most relevant first.",
+    },
+    "graph": {"ko": "그래프", "en": "Graph"},
+    "graph_intro": {
+        "ko": "현재 결과의 사례와 그 분류를 잇는 그래프입니다. "
+        "분류를 누르면 필터가 걸리고, 사례를 누르면 열립니다.",
+        "en": "Cases in the current results linked to their terms. "
+        "Select a term to filter by it, a case to open it.",
+    },
+    "graph_legend": {"ko": "범례", "en": "Legend"},
+    "graph_status": {
+        "ko": "사례 {cases}건, 분류 {terms}개를 그렸습니다.",
+        "en": "Showing {cases} cases and {terms} terms.",
+    },
+    "graph_capped": {
+        "ko": "사례가 많아 최근 {shown}건만 그렸습니다(전체 {total}건).",
+        "en": "Showing the newest {shown} of {total} cases.",
+    },
+    "graph_label": {
+        "ko": "사례와 분류의 그래프. 같은 내용은 아래 표에 있습니다.",
+        "en": "Graph of cases and terms; the table below has the same information.",
+    },
+    "kind_case": {"ko": "사례", "en": "Case"},
+    "pairs_caption": {
+        "ko": "가장 자주 함께 나오는 분류 쌍",
+        "en": "Term pairs that occur together most often",
+    },
+    "pairs_term": {"ko": "분류", "en": "Term"},
+    "pairs_with": {"ko": "함께 나오는 분류", "en": "Occurs with"},
+    "pairs_count": {"ko": "사례 수", "en": "Cases"},
+    "top_components": {
+        "ko": "이 사례들에서 가장 많이 나오는 구성 요소:",
+        "en": "Components that occur most in these cases:",
+    },
+    "matrix": {"ko": "함께 나오는 분류 표", "en": "Co-occurrence"},
+    "matrix_title": {"ko": "{rows} × {cols}", "en": "{rows} × {cols}"},
+    "matrix_intro": {
+        "ko": "각 칸은 두 분류가 함께 붙은 사례 수이고, 누르면 그 사례들을 보여 줍니다.",
+        "en": "Each cell counts the cases tagged with both terms; select it to see those cases.",
+    },
+    "matrix_other": {"ko": "다른 조합", "en": "Other pairs"},
+    "matrix_cell": {
+        "ko": "{row}와(과) {col}: 사례 {n}건",
+        "en": "{row} and {col}: {n} cases",
+    },
+    "dropped_words": {
+        "ko": "모든 검색어를 담은 사례가 없어 다음 단어는 빼고 찾았습니다: {words}",
+        "en": "No case has every word; these were left out: {words}",
+    },
+    "no_results": {
+        "ko": "조건에 맞는 사례가 없습니다. 필터를 풀거나 다른 검색어를 써 보세요.",
+        "en": "No case matches. Remove a filter or try other words.",
+    },
+}
+
+
+def t(key: str, lang: str, **values: object) -> str:
+    """The string `key` in `lang`, formatted with `values`."""
+    text = _STRINGS[key][lang]
+    return text.format(**values) if values else text
+
+
+def strings_for(lang: str) -> dict[str, str]:
+    return {key: value[lang] for key, value in _STRINGS.items()}

@@ -1,0 +1,146 @@
+"""The check cache never lets changed content pass, runs no code, and never breaks a check."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import pickle
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import Project
+
+import generator.build.check_cache as check_cache
+from generator.cli import main
+
+
+def run(root: Path, *args: str):
+    return CliRunner().invoke(main, ["check", "--root", str(root), *args], catch_exceptions=False)
+
+
+def _break_same_size(path: Path) -> None:
+    """Replace a term with a typo of the same length, keeping the file's size and inode."""
+    text = path.read_text(encoding="utf-8")
+    broken = text.replace("cause: [gpu-failure]", "cause: [gpu-failurx]")
+    assert broken != text and len(broken) == len(text)
+    with path.open("r+", encoding="utf-8") as handle:  # in place: same inode
+        handle.write(broken)
+
+
+def test_a_same_size_edit_with_its_modification_time_restored_is_checked_again(
+    project: Project, monkeypatch
+):
+    """`touch -r`, `cp -p` and `git checkout` can set a file's mtime back; its ctime moves."""
+    monkeypatch.setattr(check_cache, "RACY_SECONDS", 0)  # trust stats at once in this test
+    path = project.add_incident()
+    assert run(project.root).exit_code == 0
+    before = os.stat(path)
+    _break_same_size(path)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))  # what `touch -r` does
+    after = os.stat(path)
+    assert (after.st_mtime_ns, after.st_size, after.st_ino) == (
+        before.st_mtime_ns,
+        before.st_size,
+        before.st_ino,
+    )
+    result = run(project.root)
+    assert result.exit_code == 1
+    assert "unknown cause term 'gpu-failurx'" in result.output
+
+
+def test_an_edit_in_the_same_second_on_a_coarse_clock_is_checked_again(
+    project: Project, monkeypatch
+):
+    """On a file system with one-second timestamps an edit right after a check has the same
+    stat; such racy stats are never trusted (git's rule for its index)."""
+    real = check_cache.file_stat
+
+    def coarse(path):
+        stat = real(path)
+        second = 1_000_000_000
+        return stat and (stat[0] // second * second, stat[1] // second * second, *stat[2:])
+
+    monkeypatch.setattr(check_cache, "file_stat", coarse)
+    import generator.build.check as project_module
+
+    monkeypatch.setattr(project_module, "file_stat", coarse)
+    path = project.add_incident()
+    for _ in range(5):  # the check and the edit usually fall in the same second
+        path.write_text(path.read_text(encoding="utf-8").replace("gpu-failurx", "gpu-failure"))
+        assert run(project.root).exit_code == 0
+        _break_same_size(path)
+        assert run(project.root).exit_code == 1
+
+
+def test_the_cache_is_json_and_a_pickle_in_its_place_is_never_loaded(project: Project, tmp_path):
+    project.add_incident()
+    marker = tmp_path / "pwned"
+
+    class Payload:
+        def __reduce__(self):
+            return (Path.touch, (marker,))
+
+    (project.root / ".cache").mkdir()
+    for name in ("incidents-check.pickle", "incidents-check.json"):
+        (project.root / ".cache" / name).write_bytes(pickle.dumps(Payload()))
+    assert run(project.root).exit_code == 0
+    assert not marker.exists()
+    stored = json.loads((project.root / check_cache.CACHE_FILE).read_text(encoding="utf-8"))
+    assert stored["format"] == check_cache.FORMAT
+
+
+def test_a_cache_committed_to_git_is_ignored(project: Project, monkeypatch):
+    """A cache in the repository could claim that a broken file passes: it is not read."""
+    path = project.add_incident()
+    assert run(project.root).exit_code == 0
+    cache_file = project.root / check_cache.CACHE_FILE
+    good = cache_file.read_text(encoding="utf-8")
+    _break_same_size(path)
+    cache_file.write_text(good, encoding="utf-8")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run([*git, "init", "-q"], cwd=project.root, check=True)
+    subprocess.run([*git, "add", "-f", "."], cwd=project.root, check=True)
+    subprocess.run([*git, "commit", "-qm", "x"], cwd=project.root, check=True)
+    # Forge the cache: every stored outcome claims the file has no problem, with its new content.
+    stored = json.loads(good)
+    for entry in stored["entries"]:
+        entry[1]["problems"] = []
+    stored["stats"] = []
+    import hashlib
+
+    for entry in stored["entries"]:
+        if entry[0][0].endswith("acme-gpu-outage.md"):
+            entry[0][1] = hashlib.sha256(path.read_bytes()).hexdigest()
+    cache_file.write_text(json.dumps(stored), encoding="utf-8")
+    subprocess.run([*git, "commit", "-qam", "forged"], cwd=project.root, check=True)
+    result = run(project.root)
+    assert result.exit_code == 1
+    assert "unknown cause term 'gpu-failurx'" in result.output
+    assert cache_file.read_text(encoding="utf-8") == json.dumps(stored)  # and not rewritten
+
+
+@pytest.mark.parametrize("failure", ["read-only", "disk-full", "directory"])
+def test_a_cache_that_cannot_be_written_never_breaks_the_check(
+    project: Project, monkeypatch, failure
+):
+    project.add_incident()
+    if failure == "directory":
+        (project.root / check_cache.CACHE_FILE).mkdir(parents=True)
+    else:
+        code = errno.EROFS if failure == "read-only" else errno.ENOSPC
+        real = Path.write_bytes
+
+        def refuse(self, data):
+            if self.parent.name == ".cache":
+                real(self, data[: len(data) // 2])  # a disk that fills part way
+                raise OSError(code, os.strerror(code))
+            return real(self, data)
+
+        monkeypatch.setattr(Path, "write_bytes", refuse)
+    result = run(project.root)
+    assert (result.exit_code, result.output) == (0, "ok: 1 incident, 0 error(s), 0 warning(s)\n")
+    leftovers = [p.name for p in (project.root / ".cache").glob("*.tmp")]
+    assert leftovers == []

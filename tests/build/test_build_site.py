@@ -1,0 +1,174 @@
+"""The core's build, with no shell: the golden library's whole output, what an edit changes,
+and a facet declared only in taxonomy.yml appearing everywhere a facet appears."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+
+import pytest
+from conftest import REPO, TODAY, Project, incident_text, translation_text
+from selectolax.lexbor import LexborHTMLParser as HTMLParser
+from sitebuild import write_fixture_library
+
+from generator.build.site import BuildError, build
+from generator.load.project import ProjectPaths
+from generator.outputs.schema import incident_schema
+from generator.pages.kinds import CasePage, FacetPage, HomePage, MatrixPage, TermPage
+
+sys.path.insert(0, str(REPO / "tests" / "golden"))
+import golden  # noqa: E402
+
+
+def test_the_golden_library_builds_to_the_expected_folder_file_by_file():
+    """Update with `.venv/bin/python tests/golden/golden.py` after an intended change."""
+    built, expected = golden.build_files(), golden.expected_files()
+    assert sorted(built) == sorted(expected), "files added or removed: run tests/golden/golden.py"
+    differing = [path for path in built if built[path] != expected[path]]
+    assert differing == [], f"{len(differing)} files differ, first {differing[:5]}"
+
+
+def test_the_site_has_every_kind_of_page_in_both_languages(tmp_path):
+    project = Project(tmp_path / "project")
+    write_fixture_library(project)
+    site = build(ProjectPaths.at(project.root), today=TODAY)
+    kinds = {}
+    for page in site.pages:
+        kinds.setdefault((page.kind, page.lang), []).append(page.url)
+    assert len(kinds[("CasePage", "ko")]) == len(kinds[("CasePage", "en")]) == 23
+    assert kinds[("HomePage", "en")] == ["en/index.html", "en/page/2.html"]
+    assert len(kinds[("FacetPage", "ko")]) == 6
+    assert len(kinds[("MatrixPage", "ko")]) == 5
+    assert [s.urls for s in site.nav if s.lang == "en"] == [
+        (
+            "en/index.html",
+            "en/domain/index.html",
+            "en/organization/index.html",
+            "en/symptom/index.html",
+            "en/cause/index.html",
+            "en/component/index.html",
+            "en/contributing-factor/index.html",
+            "en/matrix/cause-x-component.html",
+        )
+    ]
+    case = HTMLParser(site.content("ko/cases/acme-gpu-outage-01.html"))
+    assert [h.text() for h in case.css("article h2")][:3] == ["증상", "촉발", "원인"]
+    assert site.files["assets/facets.css"].count(b"--il-facet:") == 6
+    assert b'"checklist":true' in site.files["ko/search/terms.js"]
+    assert len(dict(site.search_documents())) == 46
+
+
+def test_an_edit_changes_its_case_and_the_pages_that_show_it(tmp_path):
+    """What a preview writes again: pages whose content differs, worked out from the pages
+    themselves (no list of page kinds kept by hand)."""
+    project = Project(tmp_path / "project")
+    write_fixture_library(project)
+    paths = ProjectPaths.at(project.root)
+    before = build(paths, today=TODAY)
+    path = project.incidents / "globex-etcd-outage.md"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("Globex: etcd loses quorum", "Globex: edited"),
+        encoding="utf-8",
+    )
+    after = build(paths, today=TODAY, previous=before)
+    changed = after.changed_since(before)
+    assert {"en/cases/globex-etcd-outage.html", "ko/cases/globex-etcd-outage.html"} <= changed
+    assert {"en/index.html", "ko/index.html", "en/organization/globex.html"} <= changed
+    unchanged = {
+        "en/organization/acme.html",
+        "en/cause/index.html",
+        "ko/matrix/symptom-x-cause.html",
+    }
+    assert not (unchanged & changed)
+    kinds = {after.page(url).kind for url in changed}
+    assert kinds <= {"CasePage", "HomePage", "TermPage"}
+    assert after.changed_since(after) == frozenset()
+    assert after.changed_since(None) == frozenset(after.contents)
+
+
+def test_a_library_with_errors_is_refused_with_its_diagnostics(project: Project):
+    project.add_incident(cause="[gpu-failur]")
+    with pytest.raises(BuildError) as failure:
+        build(ProjectPaths.at(project.root), today=TODAY)
+    assert [d.format() for d in failure.value.diagnostics] == [
+        "incidents/acme-gpu-outage.md:11:9: cause[0]: unknown cause term 'gpu-failur' "
+        "(did you mean 'gpu-failure'?)"
+    ]
+
+
+ACCELERATOR = """\
+  - id: accelerator
+    label: {ko: 가속기, en: Accelerator}
+    description: {ko: 쓰인 가속기., en: The accelerator involved.}
+    terms_per_case: many
+    required: false
+    role: descriptive
+    color: "#123456"
+    terms:
+      - id: h100
+        label: {ko: H100, en: H100}
+        description: {ko: NVIDIA H100., en: NVIDIA H100.}
+        aliases: {ko: [호퍼], en: [Hopper]}
+      - id: tpu-v4
+        label: {ko: TPU v4, en: TPU v4}
+        description: {ko: Google TPU v4., en: Google TPU v4.}
+"""
+
+
+def test_a_facet_declared_only_in_the_taxonomy_appears_everywhere(project: Project):
+    """Adding a facet means editing taxonomy.yml and the incidents that use it, nothing else."""
+    taxonomy = (project.root / "taxonomy.yml").read_text(encoding="utf-8")
+    taxonomy = taxonomy.replace(
+        "graph: [cause, component, symptom, contributing_factor]",
+        "graph: [cause, component, symptom, contributing_factor, accelerator]",
+    ).replace(
+        "  - [component, contributing_factor]\n",
+        "  - [component, contributing_factor]\n  - [accelerator, cause]\n",
+    )
+    project.write("taxonomy.yml", taxonomy + ACCELERATOR)
+    text = incident_text(extra="accelerator: [h100]\n")
+    project.write("incidents/acme-gpu-outage.md", text)
+    project.write("incidents/acme-gpu-outage.ko.md", translation_text())
+    site = build(ProjectPaths.at(project.root), today=TODAY)
+
+    facet_page = site.page("en/accelerator/index.html")
+    assert isinstance(facet_page, FacetPage) and facet_page.facet.color == "#123456"
+    assert isinstance(site.page("ko/accelerator/h100.html"), TermPage)
+    assert "ko/accelerator/index.html" in next(s.urls for s in site.nav if s.lang == "ko")
+    matrix = site.page("en/matrix/accelerator-x-cause.html")
+    assert isinstance(matrix, MatrixPage) and matrix.cells == {("h100", "gpu-failure"): 1}
+
+    case = HTMLParser(site.content("en/cases/acme-gpu-outage.html"))
+    assert case.css_first("#accelerator h2").text() == "Accelerator"
+    assert [a.attributes["data-term"] for a in case.css("#accelerator .il-chip")] == ["h100"]
+    home = site.page("en/index.html")
+    assert isinstance(home, HomePage)
+    home_html = HTMLParser(site.content("en/index.html"))
+    assert home_html.css_first('.il-library__facets [data-facet="accelerator"] h2') is not None
+    legend = [li.text(strip=True) for li in home_html.css(".il-graph__legend li")]
+    assert "Accelerator" in legend
+
+    terms = json.loads(site.files["en/search/terms.js"].decode().split("=", 2)[2].rstrip(";\n"))
+    assert "accelerator" in [f["id"] for f in terms["facets"]]
+    assert "accelerator" in terms["graph"]
+    graph = site.files["en/search/graph.js"].decode()
+    assert '"f":"accelerator","id":"h100"' in graph
+    assert b".il-chip--accelerator" in site.files["assets/facets.css"]
+    exported = json.loads(site.files["api/incidents.json"])
+    assert exported["incidents"][0]["terms"]["accelerator"][0]["id"] == "h100"
+    schema = incident_schema(site.library.taxonomy)
+    assert schema["properties"]["accelerator"]["items"]["enum"] == ["h100", "tpu-v4"]
+    assert "accelerator" not in schema["required"]
+    assert isinstance(site.page("en/cases/acme-gpu-outage.html"), CasePage)
+
+
+def test_the_repository_builds_without_a_shell(tmp_path):
+    root = tmp_path / "repo"
+    shutil.copytree(REPO / "incidents", root / "incidents")
+    shutil.copy(REPO / "taxonomy.yml", root / "taxonomy.yml")
+    site = build(ProjectPaths.at(root))
+    assert len(site.library.incidents) == len(list((root / "incidents").glob("*.md"))) - sum(
+        1 for p in (root / "incidents").glob("*.*.md")
+    )
+    assert all(site.content(p.url) for p in site.pages)

@@ -1,0 +1,735 @@
+// Incident Library: live search and faceted filtering on the library and term pages.
+//
+// The page is plain HTML that works without JavaScript; this script adds a search box, filter
+// chips, recommended filters and live results on top. Over http it queries the Pagefind index;
+// opened from disk (file://), where browsers refuse module imports, it searches the same cases
+// from a classic script (cases.js). Both engines answer the same questions the same way.
+(function () {
+  "use strict";
+
+  var root = document.querySelector("[data-il-library]");
+  var DATA = window.IncidentLibraryData || {};
+  if (!root || !DATA.terms) return;
+
+  var TERMS = DATA.terms;
+  var S = TERMS.strings;
+  var LANG = TERMS.lang;
+  var SITE = root.getAttribute("data-il-site-root") || "";
+  var LANG_ROOT = SITE + LANG + "/";
+  var PAGE_SIZE = 20;
+  var SCOPE = parseScope(root.getAttribute("data-il-scope"));
+  var FACETS = TERMS.facets.map(function (f) { return f.id; });
+  // The roles taxonomy.yml gives facets: chips on cards, and the "check your cluster" list.
+  var DESCRIPTIVE = TERMS.facets.filter(function (f) { return f.descriptive; }).map(function (f) { return f.id; });
+  var CHECKLIST = (TERMS.facets.filter(function (f) { return f.checklist; })[0] || {}).id;
+  var termIndex = {};
+  TERMS.facets.forEach(function (facet) {
+    facet.terms.forEach(function (term) { termIndex[facet.id + ":" + term.id] = term; });
+  });
+
+  // ---- Korean query normalisation -----------------------------------------------------
+  // Pagefind has no Korean stemmer and matches word prefixes, so "배선이" must be searched as
+  // "배선" to find "배선과". Strip the longest particle or verb ending, keeping a stem of at
+  // least two syllables (one if it starts with Latin letters or digits, as in "GPU가").
+  var ENDINGS = [
+    "했습니다", "되었다", "했다가", "에서는", "으로는", "에서도", "이라는", "까지는",
+    "했다", "됐다", "하다", "합니다", "됩니다", "하는", "되는", "했던", "하고", "해서", "하면",
+    "에서", "에게", "으로", "부터", "까지", "처럼", "보다", "이나", "이랑", "라는", "에는", "에도",
+    "과의", "와의", "이고", "이며",
+    "이", "가", "은", "는", "을", "를", "의", "에", "로", "와", "과", "도", "만", "나", "랑", "한", "된", "며",
+  ];
+  var HANGUL = /[\uac00-\ud7a3]/;
+
+  function normalizeWord(word) {
+    if (/^[a-z]+$/.test(word)) return englishStem(word);
+    if (!HANGUL.test(word)) return word;
+    for (var i = 0; i < ENDINGS.length; i++) {
+      var ending = ENDINGS[i];
+      if (word.length > ending.length && word.slice(-ending.length) === ending) {
+        var stem = word.slice(0, -ending.length);
+        var minimum = /^[0-9A-Za-z]/.test(stem) ? 1 : 2;
+        if (stem.length >= minimum) return stem;
+      }
+    }
+    return word;
+  }
+
+  // A light English stemmer for query words: matching is by prefix, so "rescheduling" must be
+  // searched as "reschedul" to find "rescheduled" (Pagefind stems English itself).
+  function englishStem(word) {
+    if (word.length - 3 >= 4 && /ing$/.test(word)) return word.slice(0, -3);
+    if (word.length - 2 >= 4 && /(ed|es)$/.test(word)) return word.slice(0, -2);
+    if (word.length - 1 >= 3 && /[^s]s$/.test(word)) return word.slice(0, -1);
+    return word;
+  }
+
+  function queryWords(query) {
+    return (query || "")
+      .toLowerCase()
+      .split(/[^0-9a-z\uac00-\ud7a3\u3131-\u318e]+/)
+      .filter(Boolean)
+      .map(normalizeWord);
+  }
+
+  // ---- Recommended filters: taxonomy names found in the query ---------------------------
+  function findTerms(query) {
+    var text = (query || "").toLowerCase();
+    var found = [];
+    if (!text.trim()) return found;
+    TERMS.facets.forEach(function (facet) {
+      facet.terms.forEach(function (term) {
+        term.names.forEach(function (name) {
+          var needle = name.toLowerCase();
+          var at = text.indexOf(needle);
+          while (needle.length > 1 && at !== -1) {
+            var before = at === 0 ? " " : text.charAt(at - 1);
+            var after = text.charAt(at + needle.length) || " ";
+            // A name must start at a word boundary; after it, a Latin name needs a boundary
+            // but a Korean one may carry a particle ("인피니밴드가").
+            var startsOk = !/[0-9a-z\uac00-\ud7a3]/.test(before);
+            var endsOk = HANGUL.test(needle.slice(-1)) || !/[0-9a-z]/.test(after);
+            if (startsOk && endsOk) {
+              found.push({ facet: facet.id, term: term, start: at, end: at + needle.length });
+              break;
+            }
+            at = text.indexOf(needle, at + 1);
+          }
+        });
+      });
+    });
+    // Keep the longest match where matches overlap ("GPU 드라이버" over "GPU").
+    found.sort(function (a, b) { return (b.end - b.start) - (a.end - a.start); });
+    var kept = [];
+    found.forEach(function (m) {
+      var overlaps = kept.some(function (k) { return m.start < k.end && k.start < m.end; });
+      var duplicate = kept.some(function (k) { return k.facet === m.facet && k.term.id === m.term.id; });
+      if (!overlaps && !duplicate) kept.push(m);
+    });
+    return kept.sort(function (a, b) { return a.start - b.start; });
+  }
+
+  // ---- Engines -------------------------------------------------------------------------
+  // Both engines: a case matches when it has every query word (as a word prefix) and every
+  // filter. When no case has every word, words are left out until some case matches: first
+  // words no case has at all, then the word whose removal keeps the result most specific
+  // (the fewest cases, but some). The reader is told which words were left out.
+  function relax(words, count) {
+    if (words.length <= 1) return Promise.resolve(words);
+    return Promise.all(words.map(function (w) { return count([w]); })).then(function (alone) {
+      var kept = words.filter(function (_, i) { return alone[i] > 0; });
+      if (!kept.length) return words;
+      var single = {};
+      words.forEach(function (w, i) { single[w] = alone[i]; });
+      function step() {
+        if (kept.length <= 1) return Promise.resolve(kept);
+        return count(kept).then(function (n) {
+          if (n > 0) return kept;
+          var trials = kept.map(function (_, i) {
+            return count(kept.slice(0, i).concat(kept.slice(i + 1))).then(function (c) {
+              return { at: i, count: c };
+            });
+          });
+          return Promise.all(trials).then(function (results) {
+            var some = results.filter(function (r) { return r.count > 0; });
+            // Among equally specific results, leave out the most common word.
+            var drop = some.length
+              ? some.reduce(function (a, b) {
+                  if (b.count !== a.count) return b.count < a.count ? b : a;
+                  return single[kept[b.at]] > single[kept[a.at]] ? b : a;
+                }).at
+              : kept.reduce(function (best, w, i) { return single[w] > single[kept[best]] ? i : best; }, 0);
+            kept.splice(drop, 1);
+            return step();
+          });
+        });
+      }
+      return step();
+    });
+  }
+
+  function withRelaxation(core) {
+    return {
+      name: core.name,
+      search: function (query, filters, page, countsOnly) {
+        var words = queryWords(query);
+        return relax(words, function (ws) { return core.count(ws, filters); }).then(function (kept) {
+          return core.run(kept, filters, page, countsOnly).then(function (result) {
+            result.dropped = words.filter(function (w) { return kept.indexOf(w) === -1; });
+            return result;
+          });
+        });
+      },
+    };
+  }
+
+  function localEngine() {
+    var cases = (DATA.cases || []).map(function (c) {
+      return { item: c, tokens: queryWords(c.text) };
+    });
+    function hits(entry, word) {
+      var n = 0;
+      for (var i = 0; i < entry.tokens.length; i++) if (entry.tokens[i].indexOf(word) === 0) n++;
+      return n;
+    }
+    function matching(words, filters) {
+      var out = [];
+      cases.forEach(function (entry) {
+        if (!matchesFilters(entry.item.terms, filters)) return;
+        var score = 0;
+        for (var i = 0; i < words.length; i++) {
+          var n = hits(entry, words[i]);
+          if (!n) return;
+          score += Math.log(1 + n);
+        }
+        out.push({ item: entry.item, score: score });
+      });
+      return out;
+    }
+    return withRelaxation({
+      name: "local",
+      count: function (words, filters) { return Promise.resolve(matching(words, filters).length); },
+      run: function (words, filters, page) {
+        var matches = matching(words, filters);
+        matches.sort(function (a, b) {
+          if (words.length && b.score !== a.score) return b.score - a.score;
+          return a.item.sort < b.item.sort ? 1 : a.item.sort > b.item.sort ? -1 : 0;
+        });
+        var counts = {};
+        matches.forEach(function (m) {
+          FACETS.forEach(function (facet) {
+            (m.item.terms[facet] || []).forEach(function (id) {
+              counts[facet] = counts[facet] || {};
+              counts[facet][id] = (counts[facet][id] || 0) + 1;
+            });
+          });
+        });
+        var start = (page - 1) * PAGE_SIZE;
+        return Promise.resolve({
+          total: matches.length,
+          counts: counts,
+          items: matches.slice(start, start + PAGE_SIZE).map(function (m) { return m.item; }),
+          allIds: function (limit) {
+            return Promise.resolve(matches.slice(0, limit).map(function (m) { return m.item.id; }));
+          },
+        });
+      },
+    });
+  }
+
+  function matchesFilters(terms, filters) {
+    return Object.keys(filters).every(function (facet) {
+      var have = terms[facet] || [];
+      return filters[facet].every(function (id) { return have.indexOf(id) !== -1; });
+    });
+  }
+
+  // Korean in the Pagefind index is spelled out in ASCII, one `q` and five digits per syllable
+  // (generator/search_index.py, spell_hangul): query words are spelled the same way.
+  function spellHangul(word) {
+    return word.replace(/[\uac00-\ud7a3]/g, function (c) {
+      return "q" + String(c.charCodeAt(0) - 0xac00 + 100000).slice(1);
+    });
+  }
+
+  function pagefindEngine(pagefind) {
+    function query(words, filters) {
+      var options = { filters: {} };
+      Object.keys(filters).forEach(function (f) { options.filters[f] = { all: filters[f] }; });
+      if (!words.length) options.sort = { date: "desc" };
+      return pagefind.search(words.length ? words.map(spellHangul).join(" ") : null, options);
+    }
+    return withRelaxation({
+      name: "pagefind",
+      count: function (words, filters) {
+        return query(words, filters).then(function (r) { return r.results.length; });
+      },
+      run: function (words, filters, page, countsOnly) {
+        return query(words, filters).then(function (response) {
+          var start = (page - 1) * PAGE_SIZE;
+          // Each result's data is a separate fetch: load only the page being shown.
+          var slice = countsOnly ? [] : response.results.slice(start, start + PAGE_SIZE);
+          return Promise.all(slice.map(function (r) { return r.data(); })).then(function (data) {
+            return {
+              total: response.results.length,
+              counts: response.filters || {},
+              items: data.map(fromPagefind),
+              // For the graph: the ids of every result, which costs one fetch per result.
+              allIds: function (limit) {
+                var all = response.results.slice(0, limit).map(function (r) { return r.data(); });
+                return Promise.all(all).then(function (found) {
+                  return found.map(function (d) { return fromPagefind(d).id; });
+                });
+              },
+            };
+          });
+        });
+      },
+    });
+  }
+
+  function fromPagefind(data) {
+    var terms = {};
+    FACETS.forEach(function (f) { terms[f] = (data.filters && data.filters[f]) || []; });
+    var url = data.url.replace(/^.*\/(cases\/[^/]+\.html)$/, "$1");
+    return {
+      id: url.replace(/^cases\/|\.html$/g, ""),
+      url: url,
+      title: data.meta.title,
+      summary: data.meta.summary || "",
+      lang: data.meta.lang || LANG,
+      date: data.meta.date || "",
+      org: data.meta.org || "",
+      terms: terms,
+    };
+  }
+
+  function loadScript(src) {
+    return new Promise(function (resolve, reject) {
+      var script = document.createElement("script");
+      script.src = src;
+      script.onload = resolve;
+      script.onerror = reject;
+      document.head.appendChild(script);
+    });
+  }
+
+  function createEngine() {
+    if (location.protocol === "file:") {
+      return loadScript(LANG_ROOT + "search/cases.js").then(localEngine);
+    }
+    var base = new URL(LANG_ROOT + "pagefind/", location.href).href;
+    return import(base + "pagefind.js")
+      .then(function (pagefind) {
+        return Promise.resolve(pagefind.options({ basePath: base }))
+          .then(function () { return pagefind.filters(); })
+          .then(function () { return pagefindEngine(pagefind); });
+      })
+      .catch(function (error) {
+        console.warn("Pagefind did not load; searching cases.js instead.", error);
+        return loadScript(LANG_ROOT + "search/cases.js").then(localEngine);
+      });
+  }
+
+  // ---- State in the URL ------------------------------------------------------------------
+  function parseScope(value) {
+    if (!value) return null;
+    var parts = value.split(":");
+    return { facet: parts[0], id: parts[1] };
+  }
+
+  function readState() {
+    var params = new URLSearchParams(location.search);
+    var filters = {};
+    FACETS.forEach(function (facet) {
+      var value = params.get(facet);
+      if (value) {
+        filters[facet] = value.split(",").filter(function (id) { return termIndex[facet + ":" + id]; });
+        if (!filters[facet].length) delete filters[facet];
+      }
+    });
+    var page = parseInt(params.get("page") || "1", 10);
+    return {
+      query: params.get("q") || "",
+      filters: filters,
+      page: page > 0 ? page : 1,
+      graph: params.get("graph") === "1",
+    };
+  }
+
+  function stateUrl(state) {
+    var params = new URLSearchParams();
+    if (state.query) params.set("q", state.query);
+    FACETS.forEach(function (facet) {
+      if (state.filters[facet] && state.filters[facet].length) params.set(facet, state.filters[facet].join(","));
+    });
+    if (state.page > 1) params.set("page", String(state.page));
+    if (state.graph) params.set("graph", "1");
+    var search = params.toString();
+    return location.pathname + (search ? "?" + search : "");
+  }
+
+  function isEmpty(state) {
+    return !state.query && !Object.keys(state.filters).length && state.page === 1;
+  }
+  // (the graph view flag is not part of the results, so it does not make a view "filtered")
+
+  // ---- Rendering -----------------------------------------------------------------------
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (key) {
+      if (key === "text") node.textContent = attrs[key];
+      else node.setAttribute(key, attrs[key]);
+    });
+    (children || []).forEach(function (child) { if (child) node.appendChild(child); });
+    return node;
+  }
+
+  function format(template, values) {
+    return template.replace(/\{(\w+)\}/g, function (_, key) { return String(values[key]); });
+  }
+
+  function facetLabel(facetId) {
+    for (var i = 0; i < TERMS.facets.length; i++) if (TERMS.facets[i].id === facetId) return TERMS.facets[i].label;
+    return facetId;
+  }
+
+  function chip(facet, id, extra) {
+    var term = termIndex[facet + ":" + id];
+    if (!term) return null;
+    var attrs = { class: "il-chip il-chip--" + facet, href: LANG_ROOT + term.url, "data-facet": facet, "data-term": id };
+    return el("a", Object.assign(attrs, extra || {}), [document.createTextNode(term.label)]);
+  }
+
+  function card(item) {
+    var link = el("a", { href: LANG_ROOT + item.url, text: item.title });
+    if (item.lang && item.lang !== LANG) link.setAttribute("lang", item.lang);
+    var chips = el("ul", { class: "il-chips il-chips--compact" });
+    DESCRIPTIVE.forEach(function (facet) {
+      (item.terms[facet] || []).forEach(function (id) {
+        var c = chip(facet, id);
+        if (c) chips.appendChild(el("li", {}, [c]));
+      });
+    });
+    var summary = el("p", { class: "il-card__summary", text: item.summary });
+    if (item.lang && item.lang !== LANG) summary.setAttribute("lang", item.lang);
+    return el("article", { class: "il-card", "data-case": item.id }, [
+      el("h3", { class: "il-card__title" }, [link]),
+      el("p", { class: "il-card__meta", text: (item.org ? item.org + " · " : "") + S.occurred + " " + item.date }),
+      summary,
+      chips,
+    ]);
+  }
+
+  var ui = {};
+
+  function buildControls() {
+    var input = el("input", {
+      type: "search",
+      id: "il-query",
+      class: "il-search__input",
+      placeholder: S.search_placeholder,
+      autocomplete: "off",
+      "data-il-query": "",
+    });
+    var label = el("label", { for: "il-query", class: "il-search__label", text: S.search_label });
+    var applied = el("div", { class: "il-applied", "data-il-applied": "", hidden: "" });
+    var suggestHeading = el("h2", { class: "il-panel__title", text: S.recommended_filters });
+    var suggestions = el("div", { class: "il-suggest", "data-il-suggest": "" });
+    var panel = el("section", { class: "il-search", "aria-label": S.search_label }, [
+      label,
+      input,
+      applied,
+      el("div", { class: "il-panel" }, [suggestHeading, suggestions]),
+    ]);
+    root.parentNode.insertBefore(panel, root);
+    ui = {
+      input: input,
+      applied: applied,
+      suggestions: suggestions,
+      note: root.querySelector("[data-il-note]"),
+      count: root.querySelector("[data-il-count]"),
+      range: root.querySelector("[data-il-range]"),
+      cards: root.querySelector("[data-il-cards]"),
+      pagination: root.querySelector(".il-pagination"),
+      results: root.querySelector(".il-library__results"),
+    };
+    if (ui.count) ui.count.setAttribute("aria-live", "polite");
+    var timer = null;
+    input.addEventListener("input", function () {
+      root.setAttribute("data-il-ready", "pending");
+      clearTimeout(timer);
+      timer = setTimeout(function () { update({ query: input.value, page: 1 }, "replace"); }, 180);
+    });
+    input.addEventListener("keydown", function (event) {
+      if (event.key === "Enter") { clearTimeout(timer); update({ query: input.value, page: 1 }, "push"); }
+    });
+    root.addEventListener("click", onFacetClick);
+    panel.addEventListener("click", onPanelClick);
+  }
+
+  function onFacetClick(event) {
+    var link = event.target.closest(
+      ".il-library__facets a[data-term], .il-card a[data-term], [data-il-summary] a[data-term]"
+    );
+    if (!link || event.metaKey || event.ctrlKey || event.shiftKey) return;
+    event.preventDefault();
+    toggle(link.getAttribute("data-facet"), link.getAttribute("data-term"));
+  }
+
+  function onPanelClick(event) {
+    var button = event.target.closest("button[data-il-action]");
+    if (!button) return;
+    var action = button.getAttribute("data-il-action");
+    var facet = button.getAttribute("data-facet");
+    var id = button.getAttribute("data-term");
+    if (action === "remove") toggle(facet, id);
+    else if (action === "clear-query") update({ query: "", page: 1 }, "push");
+    else if (action === "clear") update({ query: "", filters: {}, page: 1 }, "push");
+    else if (action === "suggest") {
+      var query = state.query;
+      var start = Number(button.getAttribute("data-start"));
+      var end = Number(button.getAttribute("data-end"));
+      query = (query.slice(0, start) + query.slice(end)).replace(/\s+/g, " ").trim();
+      var filters = copyFilters(state.filters);
+      filters[facet] = (filters[facet] || []).concat(filters[facet] && filters[facet].indexOf(id) !== -1 ? [] : [id]);
+      update({ query: query, filters: filters, page: 1 }, "push");
+    }
+  }
+
+  function copyFilters(filters) {
+    var out = {};
+    Object.keys(filters).forEach(function (f) { out[f] = filters[f].slice(); });
+    return out;
+  }
+
+  function toggle(facet, id) {
+    if (SCOPE && SCOPE.facet === facet && SCOPE.id === id) return;
+    var filters = copyFilters(state.filters);
+    var list = filters[facet] || [];
+    var at = list.indexOf(id);
+    if (at === -1) list.push(id); else list.splice(at, 1);
+    if (list.length) filters[facet] = list; else delete filters[facet];
+    update({ filters: filters, page: 1 }, "push");
+  }
+
+  function renderApplied() {
+    var node = ui.applied;
+    node.textContent = "";
+    var facets = FACETS.filter(function (f) { return state.filters[f] && state.filters[f].length; });
+    if (!facets.length && !state.query) { node.hidden = true; return; }
+    node.hidden = false;
+    node.appendChild(el("h2", { class: "il-panel__title", text: S.applied_filters }));
+    var list = el("ul", { class: "il-chips" });
+    if (state.query) {
+      list.appendChild(el("li", {}, [el("button", {
+        type: "button",
+        class: "il-chip il-chip--query il-chip--applied",
+        "data-il-action": "clear-query",
+        "aria-label": format(S.remove_query, { q: state.query }),
+      }, [
+        el("span", { class: "il-chip__facet", text: S.query_label + " = " }),
+        document.createTextNode(state.query + " "),
+        el("span", { "aria-hidden": "true", text: "×" }),
+      ])]));
+    }
+    facets.forEach(function (facet) {
+      state.filters[facet].forEach(function (id) {
+        var term = termIndex[facet + ":" + id];
+        var button = el("button", {
+          type: "button",
+          class: "il-chip il-chip--" + facet + " il-chip--applied",
+          "data-il-action": "remove",
+          "data-facet": facet,
+          "data-term": id,
+          "aria-label": format(S.remove_filter, { facet: facetLabel(facet), term: term.label }),
+        }, [
+          el("span", { class: "il-chip__facet", text: facetLabel(facet) + " = " }),
+          document.createTextNode(term.label + " "),
+          el("span", { "aria-hidden": "true", text: "×" }),
+        ]);
+        list.appendChild(el("li", {}, [button]));
+      });
+    });
+    node.appendChild(list);
+    node.appendChild(el("button", { type: "button", class: "il-clear", "data-il-action": "clear", text: S.clear_all }));
+  }
+
+  function renderSuggestions() {
+    var node = ui.suggestions;
+    node.textContent = "";
+    var found = findTerms(state.query).filter(function (m) {
+      return !(state.filters[m.facet] || []).includes(m.term.id) && !(SCOPE && SCOPE.facet === m.facet && SCOPE.id === m.term.id);
+    });
+    if (!found.length) {
+      node.appendChild(el("p", { class: "il-suggest__empty", text: state.query ? S.no_suggestions : S.suggest_empty }));
+      return;
+    }
+    var list = el("ul", { class: "il-chips" });
+    found.forEach(function (m) {
+      list.appendChild(el("li", {}, [el("button", {
+        type: "button",
+        class: "il-chip il-chip--" + m.facet + " il-chip--suggested",
+        "data-il-action": "suggest",
+        "data-facet": m.facet,
+        "data-term": m.term.id,
+        "data-start": String(m.start),
+        "data-end": String(m.end),
+      }, [
+        el("span", { "aria-hidden": "true", text: "+ " }),
+        document.createTextNode(m.term.label + " "),
+        el("span", { class: "il-chip__facet", text: "(" + facetLabel(m.facet) + ")" }),
+      ])]));
+    });
+    node.appendChild(list);
+  }
+
+  function renderFacetCounts(counts) {
+    root.querySelectorAll(".il-library__facets a[data-term]").forEach(function (link) {
+      var facet = link.getAttribute("data-facet");
+      var id = link.getAttribute("data-term");
+      var count = (counts[facet] && counts[facet][id]) || 0;
+      var active = (state.filters[facet] || []).indexOf(id) !== -1 || (SCOPE && SCOPE.facet === facet && SCOPE.id === id);
+      var countNode = link.querySelector(".il-facet__count, .il-chip__count");
+      if (countNode) countNode.textContent = String(count);
+      // Links stay links (they lead to the term page without JavaScript); the active ones are
+      // marked as the current selection.
+      if (active) link.setAttribute("aria-current", "true");
+      else link.removeAttribute("aria-current");
+      link.classList.toggle("il-facet--active", !!active);
+      link.classList.toggle("il-facet--empty", !count && !active);
+    });
+  }
+
+  function renderTopComponents(counts) {
+    var box = root.querySelector("[data-il-top-components]");
+    if (!box || !CHECKLIST) return;
+    var top = Object.keys(counts)
+      .filter(function (id) { return counts[id] > 0 && termIndex[CHECKLIST + ":" + id]; })
+      .sort(function (a, b) {
+        return counts[b] - counts[a] || termIndex[CHECKLIST + ":" + a].label.localeCompare(termIndex[CHECKLIST + ":" + b].label);
+      })
+      .slice(0, 5);
+    var list = el("ul", { class: "il-chips" });
+    top.forEach(function (id) { list.appendChild(el("li", {}, [chip(CHECKLIST, id)])); });
+    box.textContent = "";
+    box.appendChild(list);
+  }
+
+  function renderPagination(total) {
+    var pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+    var nav = ui.pagination;
+    if (!nav) {
+      nav = el("nav", { class: "il-pagination", "aria-label": S.pagination });
+      ui.results.appendChild(nav);
+      ui.pagination = nav;
+    }
+    nav.textContent = "";
+    nav.hidden = pages <= 1;
+    if (pages <= 1) return;
+    var list = el("ul");
+    function pageLink(n, text, rel) {
+      var target = Object.assign({}, state, { page: n });
+      var attrs = { href: stateUrl(target), "data-page": String(n), text: text };
+      if (rel) attrs.rel = rel;
+      if (n === state.page && !rel) attrs["aria-current"] = "page";
+      else if (!rel) attrs["aria-label"] = format(S.page_n, { n: n });
+      return el("li", {}, [el("a", attrs)]);
+    }
+    if (state.page > 1) list.appendChild(pageLink(state.page - 1, S.previous, "prev"));
+    for (var n = 1; n <= pages; n++) list.appendChild(pageLink(n, String(n)));
+    if (state.page < pages) list.appendChild(pageLink(state.page + 1, S.next, "next"));
+    nav.appendChild(list);
+    nav.onclick = function (event) {
+      var link = event.target.closest("a[data-page]");
+      if (!link) return;
+      event.preventDefault();
+      update({ page: Number(link.getAttribute("data-page")) }, "push");
+      ui.count.scrollIntoView({ block: "start" });
+    };
+  }
+
+  function renderResults(result) {
+    var total = result.total;
+    var start = total ? (state.page - 1) * PAGE_SIZE + 1 : 0;
+    var end = Math.min(total, state.page * PAGE_SIZE);
+    var note = state.query ? format(S.query_note, { q: state.query }) : S.newest_first_note;
+    if (result.dropped && result.dropped.length) note += " " + format(S.dropped_words, { words: result.dropped.join(", ") });
+    if (ui.note) ui.note.textContent = note;
+    ui.count.textContent = format(S.cases_count, { n: total.toLocaleString(LANG) });
+    ui.range.textContent = total ? format(S.range, { total: total.toLocaleString(LANG), start: start, end: end }) : S.no_results;
+    ui.cards.textContent = "";
+    result.items.forEach(function (item) { ui.cards.appendChild(card(item)); });
+    renderPagination(total);
+    renderFacetCounts(result.counts);
+    renderTopComponents((CHECKLIST && result.counts[CHECKLIST]) || {});
+    root.setAttribute("data-il-ready", "true");
+    root.dispatchEvent(new CustomEvent("il:results", { detail: { state: state, result: result } }));
+  }
+
+  // ---- Flow ------------------------------------------------------------------------------
+  var state = readState();
+  var engine = null;
+  var serial = 0;
+
+  function effectiveFilters() {
+    var filters = copyFilters(state.filters);
+    if (SCOPE) {
+      filters[SCOPE.facet] = filters[SCOPE.facet] || [];
+      if (filters[SCOPE.facet].indexOf(SCOPE.id) === -1) filters[SCOPE.facet].push(SCOPE.id);
+    }
+    return filters;
+  }
+
+  function update(changes, mode) {
+    var next = Object.assign({}, state, changes);
+    var url = stateUrl(next);
+    state = next;
+    if (mode === "push" && url !== location.pathname + location.search) history.pushState(null, "", url);
+    else if (mode === "replace") history.replaceState(null, "", url);
+    if (ui.input.value !== state.query) ui.input.value = state.query;
+    run();
+  }
+
+  function run() {
+    renderApplied();
+    renderSuggestions();
+    root.setAttribute("data-il-ready", "pending");
+    var ticket = ++serial;
+    return ensureEngine().then(function (engine) {
+      return engine.search(state.query, effectiveFilters(), state.page);
+    }).then(function (result) {
+      if (ticket === serial) renderResults(result);
+    });
+  }
+
+  // The engine (Pagefind's index, or cases.js from disk) loads on the reader's first
+  // interaction, or at once when the URL asks for a filtered view: the unfiltered page is
+  // already rendered, so a reader who only browses downloads no search data.
+  var enginePromise = null;
+  function ensureEngine() {
+    if (!enginePromise) {
+      root.setAttribute("data-il-ready", "loading");
+      enginePromise = createEngine().then(function (created) {
+        engine = created;
+        root.setAttribute("data-il-engine", engine.name);
+        return engine;
+      });
+    }
+    return enginePromise;
+  }
+
+  window.addEventListener("popstate", function () {
+    state = readState();
+    ui.input.value = state.query;
+    run();
+  });
+
+  buildControls();
+  ui.input.value = state.query;
+  renderApplied();
+  renderSuggestions();
+  if (isEmpty(state)) {
+    root.setAttribute("data-il-ready", "true");
+    ui.input.addEventListener("focus", ensureEngine, { once: true });
+  } else {
+    run();
+  }
+
+  window.IncidentLibrary = {
+    toggle: toggle,
+    view: function () { return { graph: state.graph }; },
+    setView: function (view) {
+      if (!!view.graph !== state.graph) {
+        state = Object.assign({}, state, { graph: !!view.graph });
+        history.replaceState(null, "", stateUrl(state));
+      }
+    },
+    normalizeWord: normalizeWord,
+    queryWords: queryWords,
+    findTerms: findTerms,
+    engine: function () { return ensureEngine().then(function (e) { return e.name; }); },
+    search: function (query, filters, page) {
+      return ensureEngine().then(function (e) { return e.search(query, filters || {}, page || 1); });
+    },
+  };
+})();

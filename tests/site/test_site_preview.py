@@ -1,0 +1,74 @@
+"""Live preview: `incidents serve` shows an edit (which pages an edit changes: tests/build)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from conftest import REPO, Project
+from sitebuild import write_fixture_library
+
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_serve_shows_an_edited_incident(tmp_path):
+    project = Project(tmp_path / "project")
+    write_fixture_library(project)
+    port = free_port()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "generator.cli",
+            "serve",
+            "--root",
+            str(project.root),
+            "--dev-addr",
+            f"127.0.0.1:{port}",
+        ],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    url = f"http://127.0.0.1:{port}/en/cases/acme-gpu-outage-01.html"
+
+    def wait_for(text: str, seconds: float) -> bool:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            try:
+                if text in urllib.request.urlopen(url, timeout=5).read().decode("utf-8"):
+                    return True
+            except OSError:
+                pass
+            time.sleep(0.2)
+        return False
+
+    try:
+        assert wait_for("Acme: GPUs fall off the bus", 120)
+        path = project.incidents / "acme-gpu-outage-01.md"
+        path.write_text(
+            path.read_text(encoding="utf-8").replace(
+                "Acme: GPUs fall off the bus", "Acme: edited live"
+            ),
+            encoding="utf-8",
+        )
+        assert wait_for("Acme: edited live", 60)
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        output = process.communicate(timeout=30)[0]
+    assert "Traceback" not in output
+    assert "preview: rebuilding" in output

@@ -1,0 +1,301 @@
+"""Live search and faceted filtering on the repository's own site, over http (Pagefind) and
+from disk (the classic-script engine), in both languages."""
+
+from __future__ import annotations
+
+import shutil
+from datetime import date
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+import yaml
+from browser import PageWatch, serve
+from conftest import REPO
+from sitebuild import build_fixture_site
+
+from generator.model.library import build_library
+from generator.build.check import check_project
+from generator.load.project import ProjectPaths
+
+QUERIES = yaml.safe_load((Path(__file__).parent / "search_queries.yml").read_text(encoding="utf-8"))
+IMBUE = "imbue-h100-cluster-bring-up"
+
+
+@pytest.fixture(scope="module")
+def library():
+    checked = check_project(ProjectPaths.at(REPO), date.today())
+    return build_library(checked.taxonomy, checked.result.incidents)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("search") / "project"
+    root.mkdir()
+    for name in ("mkdocs.yml", "taxonomy.yml"):
+        shutil.copy(REPO / name, root / name)
+    for folder in ("docs", "overrides", "incidents"):
+        shutil.copytree(REPO / folder, root / folder)
+    return build_fixture_site(root)
+
+
+@pytest.fixture(scope="module", params=["http", "file"])
+def base(request, site):
+    if request.param == "file":
+        yield site.as_uri() + "/"
+    else:
+        with serve(site) as url:
+            yield url
+
+
+def open_library(chromium, url):
+    context = chromium.new_context()
+    page = context.new_page()
+    watch = PageWatch(page)
+    page.goto(url)
+    page.wait_for_selector("[data-il-library][data-il-ready]")
+    return context, page, watch
+
+
+def wait_settled(page):
+    page.wait_for_function(
+        "() => document.querySelector('[data-il-library]').dataset.ilReady === 'true'"
+    )
+    page.wait_for_timeout(350)  # past the input debounce and one search round trip
+
+
+def cards(page) -> list[str]:
+    return page.eval_on_selector_all(".il-card", "els => els.map(e => e.dataset.case)")
+
+
+def count_text(page) -> str:
+    return page.inner_text("[data-il-count]")
+
+
+def query_params(page) -> dict[str, list[str]]:
+    return parse_qs(urlsplit(page.url).query)
+
+
+def recall_at_3(page, lang: str) -> tuple[float, list[str]]:
+    found, misses = 0.0, []
+    for case in QUERIES[lang]:
+        top = page.evaluate(
+            "async q => (await IncidentLibrary.search(q, {}, 1)).items.slice(0, 3).map(i => i.id)",
+            case["query"],
+        )
+        expected = case["expect"]
+        hit = len(set(top) & set(expected)) / min(3, len(expected))
+        found += hit
+        if hit < 1:
+            misses.append(f"{case['query']!r}: got {top}")
+    return found / len(QUERIES[lang]), misses
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_recall_at_3_of_realistic_queries(chromium, base, lang):
+    context, page, _ = open_library(chromium, f"{base}{lang}/index.html")
+    recall, misses = recall_at_3(page, lang)
+    engine = page.get_attribute("[data-il-library]", "data-il-engine")
+    print(
+        f"\nrecall@3 {lang} {engine}: {recall:.2f} over {len(QUERIES[lang])} queries; misses: {misses}"
+    )
+    assert engine == ("local" if base.startswith("file:") else "pagefind")
+    assert recall >= 0.9, misses
+    context.close()
+
+
+def test_recommended_filters_come_from_labels_and_aliases(chromium, base):
+    context, page, _ = open_library(chromium, base + "ko/index.html")
+    found = page.evaluate(
+        "q => IncidentLibrary.findTerms(q).map(m => m.facet + ':' + m.term.id)",
+        "GPU 드라이버 문제와 IB 링크, 쿠버네티스",
+    )
+    assert found == ["component:gpu-driver", "component:infiniband-fabric", "domain:kubernetes"]
+    assert page.evaluate("q => IncidentLibrary.findTerms(q).length", "library fibre") == 0
+    context.close()
+
+
+def test_korean_particles_are_stripped(chromium, base):
+    context, page, _ = open_library(chromium, base + "ko/index.html")
+    words = page.evaluate(
+        "() => ['배선이', '클러스터가', 'GPU가', '노드에서', '인피니밴드', '평가', '실패했다'].map(IncidentLibrary.normalizeWord)"
+    )
+    assert words == ["배선", "클러스터", "GPU", "노드", "인피니밴드", "평가", "실패"]
+    context.close()
+
+
+@pytest.mark.parametrize(
+    ("lang", "count_format", "applied"),
+    [("ko", "사례 {}건", "적용된 필터"), ("en", "{} cases", "Applied filters")],
+)
+def test_one_facet_two_facets_and_clear_all(chromium, base, library, lang, count_format, applied):
+    context, page, watch = open_library(chromium, f"{base}{lang}/index.html")
+    fabric = library.taxonomy.term("component", "infiniband-fabric")
+    with_fabric = {i.id for i in library.cases_with(fabric)}
+    # a cause that some, not all, of those cases share
+    second = next(
+        t
+        for t in library.taxonomy.facet("cause").terms
+        if 0 < len(with_fabric & {i.id for i in library.cases_with(t)}) < len(with_fabric)
+    )
+
+    page.click('.il-library__facets a[data-facet="component"][data-term="infiniband-fabric"]')
+    wait_settled(page)
+    assert query_params(page) == {"component": ["infiniband-fabric"]}
+    assert set(cards(page)) == with_fabric
+    assert count_text(page) == count_format.format(len(with_fabric))
+    assert page.inner_text("[data-il-applied]").startswith(applied)
+
+    page.click(f'.il-library__facets a[data-facet="cause"][data-term="{second.id}"]')
+    wait_settled(page)
+    both = with_fabric & {i.id for i in library.cases_with(second)}
+    assert set(cards(page)) == both
+    assert query_params(page) == {"component": ["infiniband-fabric"], "cause": [second.id]}
+    count = page.inner_text(f'.il-library__facets a[data-term="{second.id}"] .il-facet__count')
+    assert count == str(len(both))
+
+    page.click("button[data-il-action=clear]")
+    wait_settled(page)
+    assert query_params(page) == {}
+    assert count_text(page) == count_format.format(len(library.incidents))
+    assert page.is_hidden("[data-il-applied]")
+    assert watch.errors == [] and watch.foreign_requests(base) == []
+    context.close()
+
+
+@pytest.mark.parametrize(
+    ("lang", "query", "suggested", "rest"),
+    [
+        ("ko", "인피니밴드 배선이", "InfiniBand 패브릭", "배선이"),
+        ("en", "InfiniBand cabling", "InfiniBand fabric", "cabling"),
+    ],
+)
+def test_query_suggestion_and_url_round_trip(chromium, base, lang, query, suggested, rest):
+    context, page, watch = open_library(chromium, f"{base}{lang}/index.html")
+    page.fill("[data-il-query]", query)
+    wait_settled(page)
+    assert cards(page)[0] == IMBUE
+    note = page.inner_text("[data-il-note]")
+    assert query in note
+    button = page.locator('[data-il-suggest] button[data-term="infiniband-fabric"]')
+    assert suggested in button.inner_text()
+    button.click()
+    wait_settled(page)
+    assert query_params(page) == {"q": [rest], "component": ["infiniband-fabric"]}
+    assert page.input_value("[data-il-query]") == rest
+    assert cards(page)[0] == IMBUE
+    state = (count_text(page), cards(page))
+
+    shared = page.url
+    page.goto("about:blank")
+    page.goto(shared)  # a shared link lands on the same view
+    wait_settled(page)
+    assert (count_text(page), cards(page)) == state
+    assert page.input_value("[data-il-query]") == rest
+
+    page.reload()
+    wait_settled(page)
+    assert (count_text(page), cards(page)) == state
+
+    page.go_back()  # back to about:blank, then forward again
+    page.go_forward()
+    wait_settled(page)
+    page.click('[data-il-applied] button[data-il-action="remove"]')
+    wait_settled(page)
+    assert query_params(page) == {"q": [rest]}
+    page.go_back()
+    wait_settled(page)
+    assert query_params(page) == {"q": [rest], "component": ["infiniband-fabric"]}
+    assert (count_text(page), cards(page)) == state
+    assert watch.errors == [] and watch.foreign_requests(base) == []
+    context.close()
+
+
+def test_term_page_filters_within_its_term(chromium, base, library):
+    context, page, watch = open_library(chromium, base + "en/component/infiniband-fabric.html")
+    fabric = library.taxonomy.term("component", "infiniband-fabric")
+    target = library.cases_with(fabric)[-1]
+    (organization,) = library.terms_of(target, "organization")
+    page.fill("[data-il-query]", organization.label_en)
+    wait_settled(page)
+    assert set(cards(page)) <= {i.id for i in library.cases_with(fabric)}
+    assert target.id in cards(page)
+    assert watch.errors == []
+    context.close()
+
+
+def test_pagination_of_live_results(chromium, base, library):
+    context, page, _ = open_library(chromium, base + "en/index.html?domain=kubernetes")
+    wait_settled(page)
+    kubernetes = library.cases_with(library.taxonomy.term("domain", "kubernetes"))
+    assert count_text(page) == f"{len(kubernetes)} cases"
+    assert len(cards(page)) == min(20, len(kubernetes))
+    context.close()
+
+
+def graph_kinds(page) -> dict[str, int]:
+    return page.evaluate(
+        """() => {
+          const kinds = {};
+          document.querySelectorAll('[data-il-graph-canvas] .il-node').forEach(n => {
+            const kind = [...n.classList].find(c => c.startsWith('il-node--')).slice(9);
+            kinds[kind] = (kinds[kind] || 0) + 1;
+          });
+          return kinds;
+        }"""
+    )
+
+
+def test_graph_shows_five_kinds_follows_filters_and_navigates(chromium, base, library):
+    context, page, watch = open_library(chromium, base + "ko/index.html")
+    page.click("[data-il-graph] > summary")
+    page.wait_for_selector("[data-il-graph-canvas] svg")
+    kinds = graph_kinds(page)
+    assert set(kinds) == {"case", "cause", "component", "symptom", "contributing_factor"}
+    assert kinds["case"] == len(library.incidents)
+    assert query_params(page) == {"graph": ["1"]}
+
+    # a term node applies its term as a filter, and the graph follows
+    page.click('[data-il-graph-canvas] .il-node--component[data-term="infiniband-fabric"]')
+    wait_settled(page)
+    page.wait_for_function(
+        "n => document.querySelectorAll('[data-il-graph-canvas] .il-node--case').length === n",
+        arg=len(library.cases_with(library.taxonomy.term("component", "infiniband-fabric"))),
+    )
+    assert query_params(page) == {"component": ["infiniband-fabric"], "graph": ["1"]}
+    assert graph_kinds(page)["case"] < kinds["case"]
+    top = page.inner_text("[data-il-top-components]")
+    assert "InfiniBand 패브릭" in top
+
+    # a case node opens the case (from the keyboard, as every node is a link)
+    page.focus(f'[data-il-graph-canvas] .il-node--case[data-case="{IMBUE}"]')
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"**/ko/cases/{IMBUE}.html")
+    assert watch.errors == [] and watch.foreign_requests(base) == []
+    context.close()
+
+
+def test_graph_follows_a_text_query(chromium, base):
+    context, page, _ = open_library(chromium, base + "en/index.html?graph=1")
+    page.wait_for_selector("[data-il-graph-canvas] svg")
+    page.fill("[data-il-query]", "InfiniBand cabling")
+    wait_settled(page)
+    page.wait_for_function(
+        "() => document.querySelectorAll('[data-il-graph-canvas] .il-node--case').length === 1"
+    )
+    assert page.get_attribute("[data-il-graph-canvas] .il-node--case", "data-case") == IMBUE
+    rows = page.locator("[data-il-pairs] tbody tr").count()
+    assert rows > 0
+    context.close()
+
+
+def test_the_whole_list_is_in_library_order(chromium, base, library):
+    """Newest occurrence first, then newest publication, then id: the order of the pages built
+    from the library, ties included, from Pagefind's date sort and from cases.js alike."""
+    context, page, watch = open_library(chromium, base + "en/index.html")
+    ids = page.evaluate(
+        "async () => (await IncidentLibrary.search('', {}, 1)).items.map(i => i.id)"
+    )
+    assert ids == [i.id for i in library.incidents][:20]
+    assert watch.errors == []
+    context.close()

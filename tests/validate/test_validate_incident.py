@@ -1,0 +1,409 @@
+"""Validation: one test per class of contributor mistake, asserting the exact line they see."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import BODY_EN, BODY_KO, TODAY, Project, incident_text, translation_text
+
+from generator.build.check import check_project
+from generator.load.project import ProjectPaths
+
+P = "incidents/acme-gpu-outage.md"
+T = "incidents/acme-gpu-outage.ko.md"
+
+
+def messages(project: Project) -> list[str]:
+    return [d.format() for d in check_project(ProjectPaths.at(project.root), TODAY).diagnostics]
+
+
+def test_valid_incident_and_translation(project):
+    project.add_incident()
+    checked = check_project(ProjectPaths.at(project.root), TODAY)
+    assert checked.diagnostics == ()
+    (incident,) = checked.result.incidents
+    assert [t.lang for t in incident.texts] == ["en", "ko"]
+    assert incident.text("ko").title == "애크미: GPU 이탈"
+    assert incident.text("en").section("actions") == "- Drained the hosts."
+    assert incident.meta.scale.gpus == 4088
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "expected"),
+    [
+        (
+            {"cause": "[gpu-failur]"},
+            f"{P}:11:9: cause[0]: unknown cause term 'gpu-failur' (did you mean 'gpu-failure'?)",
+        ),
+        (
+            {"component": "[InfiniBand, gpu-driver]"},
+            f"{P}:12:13: component[0]: unknown component term 'InfiniBand' "
+            "(did you mean 'infiniband-fabric'?)",
+        ),
+        (
+            {"component": "[인피니밴드]"},
+            f"{P}:12:13: component[0]: unknown component term '인피니밴드' "
+            "(did you mean 'infiniband-fabric'?)",
+        ),
+        (
+            {"organization": "acmee"},
+            f"{P}:8:15: organization: unknown organization term 'acmee' (did you mean 'acme'?)",
+        ),
+        (
+            {"cause": "[solar-flare]"},
+            f"{P}:11:9: cause[0]: unknown cause term 'solar-flare'; "
+            "terms are reviewed vocabulary: propose it in taxonomy.yml",
+        ),
+        (
+            {"cause": "[gpu-failure, gpu-failure]"},
+            f"{P}:11:22: cause[1]: 'gpu-failure' is listed twice",
+        ),
+        (
+            {"symptom": "training-job-failure"},
+            f"{P}:10:10: symptom: Input should be a list, like [a, b], got text 'training-job-failure'",
+        ),
+        (
+            {"symptom": "[]"},
+            f"{P}:10:10: symptom: List should have at least 1 item after validation, not 0",
+        ),
+        ({"occurred": "2027-01-01"}, f"{P}:6:11: occurred: 2027-01-01 is in the future"),
+        ({"occurred": "2024-13"}, f"{P}:6:11: occurred: '2024-13' has no month 13"),
+        (
+            {"occurred": "2023-02-30"},
+            f"{P}:6:11: occurred: '2023-02-30' is not a day of the calendar",
+        ),
+        (
+            {"occurred": "March 2024"},
+            f"{P}:6:11: occurred: 'March 2024' is not a date: write YYYY, YYYY-MM or YYYY-MM-DD",
+        ),
+        (
+            {"extra": "ended: 2023-01\n"},
+            f"{P}:17:8: ended: ends (2023-01) before it occurred (2024-03-01)",
+        ),
+        (
+            {"url": "ftp://example.com/x"},
+            f"{P}:18:10: sources[0].url: 'ftp://example.com/x' is not an http(s) URL",
+        ),
+        (
+            {"url": "javascript:alert(1)"},
+            f"{P}:18:10: sources[0].url: 'javascript:alert(1)' is not an http(s) URL",
+        ),
+        ({"extra": "sumary: x\n"}, f"{P}:17:1: sumary: unknown field (did you mean 'summary'?)"),
+        (
+            {"title": "<b>Acme</b>"},
+            f"{P}:3:8: title: HTML tags are not allowed here; write plain text",
+        ),
+        (
+            {"extra": "scale: {gpus: -1}\n"},
+            f"{P}:14:15: scale.gpus: Input should be greater than 0",
+        ),
+    ],
+)
+def test_front_matter_mistakes(project, kwargs, expected):
+    if "scale" in kwargs.get("extra", ""):
+        project.write(
+            P, incident_text(**kwargs).replace("scale:\n  gpus: 4088\n  hosts: 511\n", "", 1)
+        )
+        project.write(T, translation_text())
+    else:
+        project.add_incident(**kwargs)
+    assert expected in messages(project)
+
+
+def test_every_problem_is_reported_in_one_run(project):
+    project.add_incident(cause="[gpu-failur]", occurred="2027-01-01", url="ftp://x")
+    project.add_incident("globex-down", organization="globx", title="<i>x</i>")
+    found = messages(project)
+    assert len(found) == 6  # future date, published before occurred, term, URL, title, organization
+    assert all(m.startswith("incidents/") for m in found)
+
+
+def test_missing_required_field_points_at_the_front_matter(project):
+    project.write(P, incident_text().replace("lang: en\n", ""))
+    project.write(T, translation_text())
+    assert messages(project) == [f"{P}:2:1: lang: required field is missing"]
+
+
+def test_id_must_equal_file_name(project):
+    project.write("incidents/other-name.md", incident_text("acme-gpu-outage"))
+    project.write("incidents/other-name.ko.md", translation_text())
+    assert messages(project) == [
+        "incidents/other-name.md:2:5: id: id 'acme-gpu-outage' differs from the file name; "
+        "rename the file or set id: other-name"
+    ]
+
+
+def test_duplicate_ids_in_subfolders(project):
+    project.add_incident()
+    project.write("incidents/2024/acme-gpu-outage.md", incident_text())
+    assert (
+        f"{P}:1:1: id: duplicate id 'acme-gpu-outage' (also incidents/2024/acme-gpu-outage.md)"
+        in messages(project)
+    )
+
+
+def test_bad_file_name(project):
+    project.write("incidents/Acme.GPU.x.md", incident_text())
+    assert messages(project) == [
+        "incidents/Acme.GPU.x.md:1:1: file name must be '<id>.md' or '<id>.<ko|en>.md'"
+    ]
+
+
+def test_front_matter_that_is_not_a_mapping(project):
+    project.write(P, "---\n- a\n- b\n---\n" + BODY_EN)
+    assert messages(project) == [
+        f"{P}:2:1: front matter must be a mapping of fields, like 'id: my-incident'"
+    ]
+
+
+class TestSections:
+    def test_missing(self, project):
+        project.add_incident(body=BODY_EN.replace("## Detection\n\nHealth checks failed.\n\n", ""))
+        assert messages(project) == [
+            f"{P}:43:1: body: section '## Detection' is missing; if no public source covers it, add detection to not_in_sources"
+        ]
+
+    def test_out_of_order(self, project):
+        swapped = (
+            BODY_EN.replace("## Trigger", "## X")
+            .replace("## Symptoms", "## Trigger")
+            .replace("## X", "## Symptoms")
+        )
+        project.add_incident(body=swapped)
+        assert messages(project) == [
+            f"{P}:28:1: section 'Symptoms': out of order: 'Symptoms' must come before 'Trigger'"
+        ]
+
+    def test_misspelled_heading(self, project):
+        project.add_incident(body=BODY_EN.replace("## Lessons", "## Lesson"))
+        assert messages(project) == [
+            f"{P}:44:1: section 'Lesson': unknown section; sections are Symptoms, Trigger, Detection, "
+            "Actions, Follow-ups, Lessons (did you mean 'Lessons'?)"
+        ]
+
+    def test_heading_in_the_other_language(self, project):
+        project.add_incident(lang="ko", body=BODY_KO.replace("## 교훈", "## Lessons"))
+        assert messages(project) == [
+            f"{P}:44:1: section 'Lessons': heading is in the wrong language for a Korean body (did you mean '교훈'?)"
+        ]
+
+    def test_empty(self, project):
+        project.add_incident(body=BODY_EN.replace("A driver update.", ""))
+        assert messages(project) == [f"{P}:28:1: section 'Trigger': section is empty"]
+
+    def test_text_before_first_section(self, project):
+        project.add_incident(body="Intro\n\n" + BODY_EN)
+        assert messages(project) == [
+            f"{P}:23:1: body: text before the first section; the body starts with '## Symptoms'"
+        ]
+
+    def test_headings_inside_code_fences_are_text(self, project):
+        project.add_incident(body=BODY_EN.replace("Check every host.", "```\n## Symptoms\n```"))
+        assert messages(project) == []
+
+
+class TestTranslations:
+    def test_missing_translation_is_a_warning(self, project):
+        project.add_incident(translate=False)
+        assert messages(project) == [
+            f"{P}:1:1: warning: translation: no Korean translation: add {T}; "
+            "the site shows the original with a notice until then"
+        ]
+
+    def test_translation_without_original(self, project):
+        project.add_incident()
+        project.write("incidents/acme-gpu-outag.en.md", translation_text("en"))
+        assert messages(project) == [
+            "incidents/acme-gpu-outag.en.md:1:1: translation of 'acme-gpu-outag', "
+            "but there is no acme-gpu-outag.md (did you mean 'acme-gpu-outage'?)"
+        ]
+
+    def test_translation_cannot_repeat_structured_fields(self, project):
+        project.add_incident(translate=False)
+        project.write(
+            T, translation_text().replace("---\n\n", "cause: [gpu-failure]\nsumary: x\n---\n\n", 1)
+        )
+        assert messages(project) == [
+            f"{T}:4:1: cause: belongs only in the original file; a translation holds only title and summary",
+            f"{T}:5:1: sumary: unknown field (did you mean 'summary'?)",
+        ]
+
+    def test_translation_in_the_same_language(self, project):
+        project.add_incident(translate=False)
+        project.write("incidents/acme-gpu-outage.en.md", translation_text("en"))
+        assert (
+            "incidents/acme-gpu-outage.en.md:1:1: the original is already English; a translation must be in the other language"
+            in messages(project)
+        )
+
+    def test_unknown_language_suffix(self, project):
+        project.add_incident()
+        project.write("incidents/acme-gpu-outage.kr.md", translation_text())
+        assert messages(project) == [
+            "incidents/acme-gpu-outage.kr.md:1:1: unknown language 'kr' in the file name; use .ko.md or .en.md"
+        ]
+
+    def test_translation_sections_are_checked_in_its_language(self, project):
+        project.add_incident(translate=False)
+        project.write(T, translation_text(body=BODY_KO.replace("## 감지", "## 탐지")))
+        assert messages(project) == [
+            f"{T}:14:1: section '탐지': unknown section; sections are 증상, 촉발, 감지, 조치, 후속 조치, 교훈",
+            f"{T}:29:1: body: section '## 감지' is missing; if no public source covers it, add detection to not_in_sources",
+        ]
+
+
+class TestFiles:
+    def test_empty_file(self, project):
+        project.write(P, "")
+        assert messages(project) == [f"{P}:1:1: file is empty; start it with '---' front matter"]
+
+    def test_not_utf8(self, project):
+        project.write(P, incident_text().encode("utf-8").replace(b"Acme: GPUs", b"Acme\xff GPUs"))
+        assert messages(project) == [
+            f"{P}:3:13: file is not valid UTF-8 (byte 0xff); save it as UTF-8"
+        ]
+
+    def test_yaml_error_is_reported_with_the_file_line(self, project):
+        project.write(
+            P, incident_text().replace('title: "Acme: GPUs fall off the bus"', "title: [x")
+        )
+        (message,) = messages(project)
+        assert message.startswith(f"{P}:4:8: invalid YAML: ")
+
+    def test_readme_in_incidents_is_not_an_incident(self, project):
+        project.write("incidents/README.md", "# How to add an incident\n")
+        assert messages(project) == []
+
+
+class TestPossibleDuplicates:
+    """The warning goes on the newer file, at the field that matches (checking one's own new
+    file with --strict shows it), and `distinct_from` says two cases are different incidents."""
+
+    def test_same_organization_and_day(self, project):
+        project.add_incident()
+        project.add_incident(
+            "acme-other", url="https://example.com/other", extra="", occurred="2024-03-01"
+        )
+        newer = project.incidents / "acme-other.md"
+        newer.write_text(
+            newer.read_text(encoding="utf-8").replace(
+                "published: 2024-04-02", "published: 2024-05"
+            ),
+            encoding="utf-8",
+        )
+        assert messages(project) == [
+            "incidents/acme-other.md:6:11: warning: occurred: same organization (acme) and day as "
+            f"'acme-gpu-outage' ({P}); is it the same incident? If they are different incidents, "
+            "add distinct_from: [acme-gpu-outage]"
+        ]
+
+    def test_the_warning_goes_on_the_newer_file_whatever_the_names(self, project):
+        """`aaa-new` sorts first but was published later: the warning is its own."""
+        project.add_incident()
+        project.add_incident("aaa-new", url="https://example.com/postmortem", occurred="2023-01-01")
+        newer = project.incidents / "aaa-new.md"
+        newer.write_text(
+            newer.read_text(encoding="utf-8").replace("published: 2024-04-02", "published: 2025"),
+            encoding="utf-8",
+        )
+        assert messages(project) == [
+            "incidents/aaa-new.md:18:10: warning: sources[0].url: also cited by 'acme-gpu-outage' "
+            f"({P}); is it the same incident? If they are different incidents, add "
+            "distinct_from: [acme-gpu-outage]"
+        ]
+
+    def test_shared_source(self, project):
+        project.add_incident()
+        project.add_incident("globex-x", organization="globex", occurred="2023-01-01")
+        assert messages(project) == [
+            "incidents/globex-x.md:18:10: warning: sources[0].url: also cited by 'acme-gpu-outage' "
+            f"({P}); is it the same incident? If they are different incidents, add "
+            "distinct_from: [acme-gpu-outage]"
+        ]
+
+    def test_distinct_from_silences_the_warning_and_must_name_a_case(self, project):
+        project.add_incident()
+        project.add_incident(
+            "globex-x",
+            organization="globex",
+            occurred="2023-01-01",
+            extra="distinct_from: [acme-gpu-outage]\n",
+        )
+        assert messages(project) == []
+        project.add_incident(
+            "globex-y",
+            organization="globex",
+            occurred="2023-02-01",
+            url="https://example.com/y",
+            extra="distinct_from: [acme-gpu-outag]\n",
+        )
+        assert messages(project) == [
+            "incidents/globex-y.md:17:17: warning: distinct_from[0]: 'acme-gpu-outag' is not an "
+            "incident (did you mean 'acme-gpu-outage'?)"
+        ]
+
+    def test_same_year_is_not_a_duplicate(self, project):
+        project.add_incident(occurred="2024")
+        project.add_incident("acme-other", occurred="2024", url="https://example.com/other")
+        assert messages(project) == []
+
+
+def test_scaffold_placeholders_must_be_filled_in(project):
+    project.add_incident(
+        title="TODO: a title", body=BODY_EN.replace("A driver update.", "TODO: what set it off.")
+    )
+    assert messages(project) == [
+        f"{P}:3:8: title: placeholder 'TODO' is still here; fill it in",
+        f"{P}:30:1: body: placeholder 'TODO' is still here; fill it in",
+    ]
+
+
+class TestNotInSources:
+    """Sections no public source covers are listed in the front matter and left out."""
+
+    NO_FOLLOW_UPS_EN = BODY_EN.replace("## Follow-ups\n\n- Added a burn-in test.\n\n", "")
+    NO_FOLLOW_UPS_KO = BODY_KO.replace("## 후속 조치\n\n- 번인 테스트를 넣었습니다.\n\n", "")
+
+    def test_listed_sections_may_be_left_out_in_both_languages(self, project):
+        project.add_incident(
+            extra="not_in_sources: [follow_ups]\n", body=self.NO_FOLLOW_UPS_EN, translate=False
+        )
+        project.write(
+            "incidents/acme-gpu-outage.ko.md", translation_text(body=self.NO_FOLLOW_UPS_KO)
+        )
+        assert messages(project) == []
+        checked = check_project(ProjectPaths.at(project.root), TODAY)
+        assert checked.result.incidents[0].meta.not_in_sources == ("follow_ups",)
+
+    def test_a_translation_missing_an_unlisted_section_is_an_error(self, project):
+        project.add_incident(translate=False)
+        project.write(
+            "incidents/acme-gpu-outage.ko.md", translation_text(body=self.NO_FOLLOW_UPS_KO)
+        )
+        assert messages(project) == [
+            f"{T}:25:1: body: section '## 후속 조치' is missing; if no public source covers it, "
+            "add follow_ups to not_in_sources"
+        ]
+
+    def test_a_listed_section_that_has_text_is_an_error(self, project):
+        project.add_incident(extra="not_in_sources: [follow_ups]\n")
+        assert messages(project) == [
+            f"{P}:17:18: not_in_sources[0]: 'follow_ups' is listed as not covered by the sources, "
+            "but the body has a 'follow_ups' section (line 41); remove one of them"
+        ]
+
+    def test_symptoms_cannot_be_listed(self, project):
+        body = BODY_EN.replace("## Symptoms\n\nJobs {name} stopped.\n\n", "")
+        project.add_incident(extra="not_in_sources: [symptoms]\n", body=body, translate=False)
+        found = messages(project)
+        assert (
+            f"{P}:17:18: not_in_sources[0]: every case describes its symptoms; 'symptoms' cannot "
+            "be listed here" in found
+        )
+        assert f"{P}:44:1: body: section '## Symptoms' is missing" in found
+
+    def test_an_unknown_section_name_is_reported(self, project):
+        project.add_incident(extra="not_in_sources: [aftermath]\n")
+        found = messages(project)
+        assert len(found) == 1 and found[0].startswith(
+            f"{P}:17:18: not_in_sources[0]: Input should be 'symptoms'"
+        )
