@@ -35,10 +35,10 @@ from generator.model.incident import SECTIONS
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 PHRASES = BENCH / "phrases.yml"
+TAXONOMY = REPO / "taxonomy.yml"  # the vocabulary the corpus uses (a test may point elsewhere)
 MARKER = ".synthetic-corpus"  # marks folders this module may clear and rewrite
 
 LANGS = ("ko", "en")
-LIST_FACETS = ("domain", "symptom", "cause", "component", "contributing_factor")
 FIRST_DAY = date(2015, 1, 1)
 LAST_DAY = date(2025, 6, 30)  # publication follows within 180 days, so every date is in the past
 WRAP = {"en": 100, "ko": 68}  # Hangul is twice as wide as Latin letters on screen
@@ -173,16 +173,33 @@ def _products(component: str) -> list:
 
 
 @lru_cache(maxsize=4)
-def taxonomy_terms(path: Path = REPO / "taxonomy.yml") -> dict[str, list[dict]]:
+def taxonomy(path: Path | None = None):
+    """The taxonomy as the generator reads it: facet declarations and terms (the corpus follows
+    whatever facets taxonomy.yml declares)."""
+    from generator.load.front_matter import parse_yaml
+    from generator.load.taxonomy import build_taxonomy
+
+    path = path or TAXONOMY
+    text = path.read_text(encoding="utf-8")
+    return build_taxonomy(parse_yaml(text, path.name, max_values=None), path.name)[0]
+
+
+def _byline() -> str:
+    facet = taxonomy().byline
+    return facet.id if facet is not None else taxonomy().facets[0].id
+
+
+@lru_cache(maxsize=4)
+def taxonomy_terms(path: Path | None = None) -> dict[str, list[dict]]:
     """Facet id -> its terms (id, label, ...) as written in taxonomy.yml."""
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = yaml.safe_load((path or TAXONOMY).read_text(encoding="utf-8"))
     return {facet["id"]: list(facet["terms"]) for facet in data["facets"]}
 
 
 @lru_cache(maxsize=4)
-def facet_labels(path: Path = REPO / "taxonomy.yml") -> dict[str, dict[str, str]]:
+def facet_labels(path: Path | None = None) -> dict[str, dict[str, str]]:
     """Facet id -> {"ko": label, "en": label}."""
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = yaml.safe_load((path or TAXONOMY).read_text(encoding="utf-8"))
     return {facet["id"]: facet["label"] for facet in data["facets"]}
 
 
@@ -241,18 +258,29 @@ def make_incident(index: int, seed: int, used_days: set[tuple[str, str]]) -> Syn
     rng = random.Random(f"{seed}:{index}")
     ph = phrases()
     terms = {facet: [t["id"] for t in items] for facet, items in taxonomy_terms().items()}
-    labels = {t["id"]: t["label"] for t in taxonomy_terms()["organization"]}
+    byline = _byline()
+    labels = {t["id"]: t["label"] for t in taxonomy_terms()[byline]}
     lang = "en" if index % 2 == 0 else "ko"
 
-    org = rng.choice(terms["organization"])
-    chosen = {
-        facet: rng.sample(terms[facet], rng.randint(1, min(3, len(terms[facet]))))
-        for facet in LIST_FACETS
-    }
-    chosen["domain"] = [d for d in terms["domain"] if d in chosen["domain"]]
+    # Terms for every facet the taxonomy declares: one for a single-term facet, one to three
+    # (none to three where the facet is optional) for the others, in the declared order.
+    chosen: dict[str, list[str]] = {}
+    for facet in taxonomy().facets:
+        pool = terms[facet.id]
+        if facet.single:
+            chosen[facet.id] = [rng.choice(pool)]
+        else:
+            low = 1 if facet.required else 0
+            picked = rng.sample(pool, rng.randint(low, min(3, len(pool))))
+            chosen[facet.id] = [t for t in pool if t in picked] if facet.role == "context" else picked
+    org = chosen[byline][0]
+    for slot in ("symptom", "cause", "component", "contributing_factor"):  # what the prose names
+        if not chosen.get(slot) and terms.get(slot):
+            chosen[slot] = [rng.choice(terms[slot])]
+    domains = chosen.get("domain", [])
     tags = {"any"}
-    tags |= {"k8s"} if "kubernetes" in chosen["domain"] else set()
-    tags |= {"ai"} if "ai-infra" in chosen["domain"] else set()
+    tags |= {"k8s"} if "kubernetes" in domains else set()
+    tags |= {"ai"} if "ai-infra" in domains else set()
 
     # Dates: occurred at day, month or year precision; published 1-180 days later.
     precision = rng.choices(["day", "month", "year"], weights=[75, 15, 10])[0]
@@ -352,8 +380,7 @@ def make_incident(index: int, seed: int, used_days: set[tuple[str, str]]) -> Syn
     if ended:
         meta["ended"] = ended
     meta["published"] = published
-    meta["organization"] = org
-    meta.update({facet: chosen[facet] for facet in LIST_FACETS})
+    meta.update({facet.id: chosen[facet.id] for facet in taxonomy().facets})
     if rng.random() < 0.4:
         scale = {}
         if "ai" in tags:
@@ -423,8 +450,10 @@ def canonical_file(incident: SyntheticIncident) -> str:
     ]
     if "ended" in meta:
         lines.append(f"ended: {meta['ended']}")
-    lines += [f"published: {meta['published']}", f"organization: {meta['organization']}"]
-    lines += [f"{facet}: {_flow(meta[facet])}" for facet in LIST_FACETS]
+    lines.append(f"published: {meta['published']}")
+    for facet in taxonomy().facets:
+        value = meta[facet.id]
+        lines.append(f"{facet.id}: {value[0] if facet.single else _flow(value)}")
     if meta.get("scale"):
         lines.append("scale:")
         lines += [f"  {key}: {value}" for key, value in meta["scale"].items()]
@@ -477,7 +506,7 @@ def _fresh(folder: Path) -> Path:
 def write_project(count: int, out: Path, seed: int = 1) -> Path:
     """Write a buildable project with `count` synthetic incidents (and translations) into `out`."""
     out = _prepare(out)
-    shutil.copy2(REPO / "taxonomy.yml", out / "taxonomy.yml")
+    shutil.copy2(TAXONOMY, out / "taxonomy.yml")
     shutil.copy2(REPO / "mkdocs.yml", out / "mkdocs.yml")
     for name in ("docs", "overrides"):
         if (out / name).exists():
@@ -553,10 +582,8 @@ def plain_page(incident: SyntheticIncident, lang: str, related: list[SyntheticIn
         return ", ".join(terms[facet][term_id] for term_id in meta[facet])
 
     out = [f"# {incident.titles[lang]}", "", incident.summaries[lang], ""]
-    out.append(
-        f"- **{facets['organization'][lang]}:** {terms['organization'][meta['organization']]}"
-    )
-    out.append(f"- **{facets['domain'][lang]}:** {term_line('domain')}")
+    for facet in taxonomy().context:
+        out.append(f"- **{facets[facet.id][lang]}:** {term_line(facet.id)}")
     out.append(f"- **{words['occurred']}:** {meta['occurred']}")
     out.append(f"- **{words['published']}:** {meta['published']}")
     if meta.get("scale"):
@@ -566,10 +593,13 @@ def plain_page(incident: SyntheticIncident, lang: str, related: list[SyntheticIn
         out.append(f"- **{words['scale']}:** {scale}")
     heading = HEADINGS[lang]
     out += ["", f"## {heading['symptoms']}", "", body["symptoms"], ""]
-    out += [f"**{facets['symptom'][lang]}:** {term_line('symptom')}", ""]
+    for facet in taxonomy().descriptive:
+        if facet.case_section == "symptoms":
+            out += [f"**{facets[facet.id][lang]}:** {term_line(facet.id)}", ""]
     out += [f"## {heading['trigger']}", "", body["trigger"], ""]
-    for facet in ("cause", "component", "contributing_factor"):
-        out += [f"## {facets[facet][lang]}", "", term_line(facet), ""]
+    for facet in taxonomy().descriptive:
+        if not facet.case_section:
+            out += [f"## {facets[facet.id][lang]}", "", term_line(facet.id), ""]
     for key in ("detection", "actions", "follow_ups", "lessons"):
         out += [f"## {heading[key]}", "", body[key], ""]
     out += [f"## {words['sources']}", ""]

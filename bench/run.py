@@ -50,9 +50,9 @@ VENV_BIN = Path(sys.executable).parent
 INCIDENTS = VENV_BIN / "incidents"
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONDONTWRITEBYTECODE": "1"}
 
-# Functions the plugin module calls, timed inside the build process, and the stage they belong to.
-# Names the plugin does not (or no longer) use are skipped; plugin work not listed here shows up as
-# "other plugin work".
+# Functions the core's build (generator.build.site) and the plugin call, timed inside the build
+# process, and the stage they belong to. Names no longer used are skipped; plugin work not listed
+# here shows up as "other plugin work".
 CORE_STAGES = {
     "check_project": "load + validate",
     "build_library": "library",
@@ -64,7 +64,7 @@ CORE_STAGES = {
     "as_script": "search data + graph",
     "api_files": "exports + feeds",
     "atom_feed": "exports + feeds",
-    "render_page": "render",
+    "_render": "render",
     "with_policy": "CSP (post-page)",
 }
 STAGE_ORDER = (
@@ -77,8 +77,8 @@ STAGE_ORDER = (
     "CSP (post-page)",
     "other plugin work",
 )
-SEARCH_INDEX = "build_search_index"  # Pagefind, on a thread beside MkDocs (search_index module)
-SEARCH_WAIT = "wait"  # SearchDocuments.wait: what the build waits for Pagefind at its end
+SEARCH_INDEX = "index_language"  # Pagefind, on a thread beside MkDocs (adapters/pagefind.py)
+SEARCH_WAIT = "wait"  # SearchIndex.wait: what the build waits for Pagefind at its end
 
 
 # --- running a child process -------------------------------------------------------------------
@@ -141,13 +141,15 @@ def run_timed(command: list[str], log: Path, timeout: float, cwd: Path | None = 
 def child_build(project: Path, result: Path) -> None:
     """`mkdocs build` of `project` in this process, with the plugin's work timed; JSON to `result`.
 
-    Wraps the plugin's hooks and the core functions it calls (names in generator.mkdocs_plugin),
-    then runs MkDocs' own `build` command. Nothing on disk is changed.
+    Wraps the plugin's hooks and the core functions the build calls (names in
+    generator.build.site and the plugin module), then runs MkDocs' own `build` command. Nothing
+    on disk is changed.
     """
     from mkdocs.__main__ import cli
 
-    import generator.mkdocs_plugin as plugin
-    import generator.search_index as search_index
+    import generator.adapters.mkdocs.plugin as plugin
+    import generator.adapters.pagefind as search_index
+    import generator.build.site as site
 
     seconds: dict[str, float] = defaultdict(float)
     calls: dict[str, int] = defaultdict(int)
@@ -165,11 +167,12 @@ def child_build(project: Path, result: Path) -> None:
         return wrapper
 
     for name in CORE_STAGES:
-        if callable(getattr(plugin, name, None)):
-            setattr(plugin, name, timed(name, getattr(plugin, name)))
+        for module in (site, plugin):
+            if callable(getattr(module, name, None)):
+                setattr(module, name, timed(name, getattr(module, name)))
     # Pagefind runs on a thread (its time overlaps MkDocs'); the build waits for it at the end.
-    search_index.build_search_index = timed(SEARCH_INDEX, search_index.build_search_index)
-    documents = search_index.SearchDocuments
+    search_index.index_language = timed(SEARCH_INDEX, search_index.index_language)
+    documents = search_index.SearchIndex
     documents.wait = timed(SEARCH_WAIT, documents.wait)
     cls = plugin.IncidentLibraryPlugin
     hooks = [name for name in vars(cls) if name.startswith("on_") and name != "on_serve"]

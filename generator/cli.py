@@ -11,6 +11,7 @@ import click
 from .build.check import check_project
 from .build.check_cache import CACHE_FILE, CheckCache
 from .build.executor import default_executor
+from .languages import LANGS
 from .load.project import ProjectPaths, select_incident_files
 from .validate.diagnostics import Diagnostic
 
@@ -175,11 +176,19 @@ def schema(root: Path, check_only: bool) -> None:
 @main.command()
 @click.argument("incident_id", required=False)
 @ROOT_OPTION
-@click.option("--lang", type=click.Choice(["ko", "en"]), help="Language of the original text.")
+@click.option("--lang", type=click.Choice(list(LANGS)), help="Language of the original text.")
 @click.option("--title", help="Title in the original language.")
-@click.option("--organization", help="Organization term id.")
-@click.option("--domain", type=click.Choice(["kubernetes", "ai-infra"]), help="Domain term id.")
+@click.option("--organization", help="The byline term (who had the incident).")
+@click.option("--domain", multiple=True, help="A domain term id; repeat for more.")
+@click.option(
+    "--term",
+    "terms",
+    multiple=True,
+    metavar="FACET=ID",
+    help="A term of any facet, e.g. --term cause=gpu-failure; repeat for more.",
+)
 @click.option("--occurred", help="When it happened: YYYY, YYYY-MM or YYYY-MM-DD.")
+@click.option("--published", help="When the first public report appeared (same forms).")
 @click.option("--source-url", help="URL of the public report.")
 @click.option("--force", is_flag=True, help="Overwrite existing files.")
 @click.option(
@@ -188,44 +197,84 @@ def schema(root: Path, check_only: bool) -> None:
     help="Ask for missing values (default: when run in a terminal).",
 )
 def new(
-    incident_id, root, lang, title, organization, domain, occurred, source_url, force, interactive
+    incident_id,
+    root,
+    lang,
+    title,
+    organization,
+    domain,
+    terms,
+    occurred,
+    published,
+    source_url,
+    force,
+    interactive,
 ) -> None:
-    """Scaffold an incident and its translation with every field and section."""
-    from .adapters.scaffold import Scaffold, write_scaffold
+    """Scaffold an incident and its translation with every field and section.
 
+    Values are checked as `incidents check` checks them; what is not given is left as a TODO
+    that the checker flags."""
+    from .adapters import scaffold
+    from .load.front_matter import LoadError
+    from .load.project import load_taxonomy
+
+    project = ProjectPaths.at(root)
+    try:
+        taxonomy, _ = load_taxonomy(project)
+    except LoadError as exc:
+        _report(tuple(exc.diagnostics), "text")
+        sys.exit(1)
     if interactive is None:
         interactive = sys.stdin.isatty()
 
-    def ask(value, prompt, default=None):
-        if value:
-            return value
-        if interactive:
-            return click.prompt(prompt, default=default)
-        if default is not None:
-            return default
-        raise click.UsageError(f"missing {prompt.lower()}: pass it as an option")
+    def ask(value, prompt, default=""):
+        if value or not interactive:
+            return value or default
+        return click.prompt(prompt, default=default or "", show_default=bool(default))
 
     incident_id = ask(incident_id, "Incident id (e.g. acme-etcd-quorum-loss-2024)")
-    spec = Scaffold(
+    if not incident_id:
+        raise click.UsageError("missing the incident id: incidents new <id>")
+    lang = ask(lang, "Language of the original (ko/en)", "en")
+    title = ask(title, "Title")
+    given: dict[str, tuple[str, ...]] = {}
+    for entry in terms:
+        facet, _, term_id = entry.partition("=")
+        if not term_id:
+            raise click.UsageError(f"--term {entry}: write FACET=ID, e.g. cause=gpu-failure")
+        given[facet] = (*given.get(facet, ()), term_id)
+    byline = taxonomy.byline
+    if byline is not None:
+        value = ask(organization, f"{byline.label_en} term id")
+        if value:
+            given[byline.id] = (value,)
+    if taxonomy.has_facet("domain"):
+        value = domain or tuple(
+            ask("", "Domain term ids, comma-separated").replace(",", " ").split()
+        )
+        if value:
+            given["domain"] = (*given.get("domain", ()), *value)
+    spec = scaffold.Scaffold(
         id=incident_id,
-        lang=ask(lang, "Language of the original (ko/en)", "en"),
-        title=ask(title, "Title", "TODO"),
-        organization=ask(organization, "Organization term id", "TODO"),
-        domain=ask(domain, "Domain (kubernetes/ai-infra)", "kubernetes"),
-        occurred=ask(occurred, "When it happened (YYYY-MM-DD)", date.today().isoformat()),
-        source_url=ask(source_url, "Source URL", "https://example.com/TODO"),
+        lang=lang,
+        title=title,
+        occurred=ask(occurred, "When it happened (YYYY, YYYY-MM or YYYY-MM-DD)"),
+        published=ask(published, "When the first report appeared"),
+        source_url=ask(source_url, "Source URL"),
+        terms=given,
     )
-    try:
-        written = write_scaffold(ProjectPaths.at(root), spec, force=force)
-    except FileExistsError as exc:
-        click.echo(f"{exc}: already exists (use --force to overwrite)", err=True)
+    problems = scaffold.problems(spec, taxonomy, project, force)
+    for problem in problems:
+        click.echo(problem, err=True)
+    if problems:
+        click.echo(f"nothing written: {len(problems)} problem(s)", err=True)
         sys.exit(1)
-    except ValueError as exc:
-        click.echo(str(exc), err=True)
-        sys.exit(1)
+    for note in scaffold.notes(spec, taxonomy):
+        click.echo(note, err=True)
+    written = scaffold.write_scaffold(project, spec, taxonomy)
     for path in written:
         click.echo(f"created {path}")
-    click.echo("Fill in every TODO, then run: incidents check " + " ".join(str(p) for p in written))
+    click.echo("Fill in every TODO, then run: incidents check --strict " + " ".join(written))
 
 
 @main.command()

@@ -87,6 +87,8 @@ def test_new_scaffolds_files_that_validate_once_filled_in(project: Project):
         "kubernetes",
         "--occurred",
         "2024-05-01",
+        "--published",
+        "2024-06-10",
         "--source-url",
         "https://example.com/etcd",
     )
@@ -134,11 +136,11 @@ def test_new_refuses_to_overwrite_and_rejects_bad_ids(project: Project):
     assert "incidents/acme-gpu-outage.md: already exists" in exists.output
     bad = run("new", "Acme GPU", *args)
     assert bad.exit_code == 1
-    assert "must be lowercase words joined by hyphens" in bad.output
+    assert "an id is lowercase words joined by hyphens" in bad.output
 
 
 def test_new_asks_interactively(project: Project):
-    answers = "acme-dns\nen\nAcme: DNS fails\nacme\nkubernetes\n2024-01-02\nhttps://e.com/dns\n"
+    answers = "acme-dns\nen\nAcme: DNS fails\nacme\nkubernetes\n2024-01-02\n2024-01-20\nhttps://e.com/dns\n"
     args = ["new", "--interactive", "--root", str(project.root)]
     result = CliRunner().invoke(main, args, input=answers)
     assert result.exit_code == 0, result.output
@@ -290,3 +292,56 @@ def test_check_paths_must_name_incident_files(project: Project, monkeypatch, tmp
     assert empty.output.startswith(
         "docs: no incident files in this folder; incidents live in incidents/"
     )
+
+
+def test_new_checks_its_values_as_the_checker_does(project: Project):
+    """A date that is not one, a URL without a scheme, an id too long: nothing is written and
+    every problem is named; repeated options add up; an unknown term is kept and noted."""
+    bad = run(
+        "new",
+        "x" * 81,
+        "--root",
+        str(project.root),
+        "--occurred",
+        "2019-7-19",
+        "--source-url",
+        "example.com/report",
+        "--no-interactive",
+    )
+    assert bad.exit_code == 1
+    assert bad.output.splitlines() == [
+        f"id '{'x' * 81}': an id is lowercase words joined by hyphens, e.g. acme-dns-outage, "
+        "at most 80 characters",
+        "--occurred: '2019-7-19' is not a date: write YYYY, YYYY-MM or YYYY-MM-DD",
+        "--source-url: 'example.com/report' is not an http(s) URL; write the full address, "
+        "e.g. https://…",
+        "nothing written: 3 problem(s)",
+    ]
+    assert list(project.incidents.iterdir()) == []
+
+    made = run(
+        "new",
+        "acme-dns",
+        "--root",
+        str(project.root),
+        "--organization",
+        "acmee",
+        "--domain",
+        "kubernetes",
+        "--domain",
+        "ai-infra",
+        "--term",
+        "cause=gpu-failure",
+        "--occurred",
+        "2024-01-02",
+        "--no-interactive",
+    )
+    assert made.exit_code == 0, made.output
+    assert "note: 'acmee' is not yet a term of organization (did you mean 'acme'?)" in made.output
+    text = (project.incidents / "acme-dns.md").read_text(encoding="utf-8")
+    assert "domain: [kubernetes, ai-infra]" in text
+    assert "cause: [gpu-failure]" in text and "organization: acmee" in text
+    assert "published: TODO" in text and "occurred: 2024-01-02" in text
+    check = run("check", "--root", str(project.root))
+    assert "organization: unknown organization term 'acmee' (did you mean 'acme'?)" in check.output
+    assert "published: placeholder 'TODO' is still here; fill it in" in check.output

@@ -1,0 +1,52 @@
+"""The benchmark's corpus generator follows any taxonomy: contributors never edit bench data."""
+
+from __future__ import annotations
+
+import sys
+from datetime import date
+
+from conftest import REPO
+
+from generator.build.check import check_project
+from generator.load.project import ProjectPaths
+
+sys.path.insert(0, str(REPO / "bench"))
+import generate  # noqa: E402
+
+NEW_TERMS = {
+    "  - id: organization\n": """      - id: hugging-face
+        label: {ko: Hugging Face, en: Hugging Face}
+        description: {ko: 모델 허브를 운영하는 회사., en: The company that runs the model hub.}
+        aliases: {ko: [허깅페이스], en: [HF]}
+""",
+    "  - id: symptom\n": """      - id: checkpoint-corruption
+        label: {ko: 체크포인트 손상, en: Checkpoint corruption}
+        description: {ko: 체크포인트를 읽을 수 없었다., en: A checkpoint could not be read.}
+""",
+}
+
+
+def test_a_new_organization_and_term_need_no_benchmark_data(tmp_path, monkeypatch):
+    """A term or organization added to taxonomy.yml, with no entry in bench/phrases.yml (and
+    a name whose Korean reading nobody taught it), still gives a corpus that passes the check."""
+    text = (REPO / "taxonomy.yml").read_text(encoding="utf-8")
+    for facet_line, term in NEW_TERMS.items():
+        start = text.index(facet_line)
+        following = text.find("\n  - id: ", start + len(facet_line))
+        end = following + 1 if following != -1 else len(text)
+        text = text[:end].rstrip("\n") + "\n" + term + "\n" + text[end:]
+    taxonomy = tmp_path / "taxonomy.yml"
+    taxonomy.write_text(text, encoding="utf-8")
+    monkeypatch.setattr(generate, "TAXONOMY", taxonomy)
+    for cached in (generate.taxonomy, generate.taxonomy_terms, generate.facet_labels):
+        cached.cache_clear()
+    try:
+        root = generate.write_project(200, tmp_path / "corpus", seed=7)
+        checked = check_project(ProjectPaths.at(root), date(2026, 11, 30))
+    finally:
+        for cached in (generate.taxonomy, generate.taxonomy_terms, generate.facet_labels):
+            cached.cache_clear()
+    assert [d.format() for d in checked.diagnostics] == []
+    used = {i.meta.organization for i in checked.result.incidents}
+    symptoms = {s for i in checked.result.incidents for s in i.meta.symptom}
+    assert "hugging-face" in used and "checkpoint-corruption" in symptoms
