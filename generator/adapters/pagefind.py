@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable
 from pathlib import Path
 
 from ..languages import LANGS
@@ -79,12 +79,16 @@ def index_language(documents: Path, output: Path, timeout: float | None = None) 
 
 
 class SearchIndex:
-    """Writes the search documents and indexes them on a thread; `wait` reports the outcome."""
+    """Writes the search documents and indexes them on a thread, into a folder of its own;
+    `publish_into(site_dir)` waits for it and moves each language's index into the site.
 
-    def __init__(self, documents: Mapping[str, str], workdir: Path, site_dir: Path) -> None:
-        self.documents = documents  # site-relative URL (ko/cases/x.html) -> HTML
+    It can start as soon as the core has built the site, before the shell has even cleaned its
+    output folder, and runs beside everything the shell does."""
+
+    def __init__(self, documents: Iterable[tuple[str, str]], workdir: Path) -> None:
+        self.documents = documents  # (site-relative URL such as ko/cases/x.html, HTML), lazily
         self.workdir = workdir
-        self.site_dir = site_dir
+        self.output = workdir / "index"
         self.seconds = 0.0  # how long Pagefind ran
         self.waited = 0.0  # how long the build waited for it at the end
         self.counts: dict[str, int] = {}
@@ -99,14 +103,14 @@ class SearchIndex:
         started = time.perf_counter()
         try:
             shutil.rmtree(self.workdir, ignore_errors=True)
-            for url, document in self.documents.items():
+            for url, document in self.documents:
                 path = self.workdir / url
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(document, encoding="utf-8")
             for lang in LANGS:
                 folder = self.workdir / lang
                 if folder.is_dir():
-                    output = self.site_dir / lang / "pagefind"
+                    output = self.output / lang / "pagefind"
                     self.counts[lang] = index_language(folder, output)
             if not self.counts:
                 raise SearchIndexError("there are no search documents to index")
@@ -114,6 +118,16 @@ class SearchIndex:
             self._outcome = exc
         finally:
             self.seconds = time.perf_counter() - started
+
+    def publish_into(self, site_dir: Path) -> dict[str, int]:
+        """Wait, then move each language's index to `site_dir/<lang>/pagefind/`."""
+        counts = self.wait()
+        for lang in counts:
+            target = site_dir / lang / "pagefind"
+            shutil.rmtree(target, ignore_errors=True)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.move(str(self.output / lang / "pagefind"), str(target))
+        return counts
 
     def wait(self) -> dict[str, int]:
         """Pages indexed per language, or raise what went wrong."""

@@ -1,20 +1,19 @@
-"""A Content-Security-Policy for every page: scripts only from the site (I/O-free, pure).
+"""A Content-Security-Policy for every page: scripts only from the site's own files. Pure.
 
-Material for MkDocs writes a few small inline scripts into each page; they are allowed by their
-SHA-256 hashes, computed from the page itself, so no other inline script (and no inline event
-handler, which CSP blocks unless 'unsafe-inline' is given) can run.
+Every script a page runs is a file the theme or the project ships (Material's inline helpers are
+replaced by `assets/theme.js` and `assets/theme-body.js`, see overrides/partials/javascripts/).
+So the policy allows no inline script at all, whatever a page holds: a `<script>` that reached a
+page (from a hand-written page, a setting, anything) does not run, and neither does an inline
+event handler. It is the same for every page, known before any page is built.
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import re
 
-_INLINE_SCRIPT = re.compile(r"<script(?P<attrs>[^>]*)>(?P<body>.*?)</script>", re.S | re.I)
 _HEAD = re.compile(r"<head[^>]*>", re.I)
 
-BASE_POLICY = {
+POLICY = {
     "default-src": ["'self'"],
     # Pagefind compiles its WebAssembly search engine; 'wasm-unsafe-eval' allows only that.
     "script-src": ["'self'", "'wasm-unsafe-eval'"],
@@ -27,26 +26,10 @@ BASE_POLICY = {
     "base-uri": ["'self'"],
     "form-action": ["'none'"],
 }
-
-
-def inline_script_hashes(html: str) -> list[str]:
-    hashes = []
-    for match in _INLINE_SCRIPT.finditer(html):
-        attrs = match.group("attrs").lower()
-        if "src=" in attrs or "application/json" in attrs:
-            continue
-        digest = hashlib.sha256(match.group("body").encode("utf-8")).digest()
-        hashes.append("'sha256-" + base64.b64encode(digest).decode("ascii") + "'")
-    return sorted(set(hashes))
-
-
-def policy_for(html: str) -> str:
-    policy = {key: list(values) for key, values in BASE_POLICY.items()}
-    policy["script-src"] += inline_script_hashes(html)
-    return "; ".join(f"{key} {' '.join(values)}" for key, values in policy.items())
+POLICY_TEXT = "; ".join(f"{key} {' '.join(values)}" for key, values in POLICY.items())
+_META = f'<meta http-equiv="Content-Security-Policy" content="{POLICY_TEXT}">'
 
 
 def with_policy(html: str) -> str:
-    """The page with its policy as the first element of <head>."""
-    meta = f'<meta http-equiv="Content-Security-Policy" content="{policy_for(html)}">'
-    return _HEAD.sub(lambda m: m.group(0) + meta, html, count=1)
+    """The page with the policy as the first element of <head>."""
+    return _HEAD.sub(lambda m: m.group(0) + _META, html, count=1)

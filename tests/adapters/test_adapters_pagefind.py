@@ -66,7 +66,7 @@ def test_a_missing_binary_is_a_clear_error(tmp_path, monkeypatch):
 
 def test_the_background_run_reports_its_failure_and_cleans_up(tmp_path, monkeypatch):
     monkeypatch.setenv("PAGEFIND_BINARY_PATH", str(fake_binary(tmp_path, "exit 1\n")))
-    index = SearchIndex({"ko/cases/x.html": "<html></html>"}, tmp_path / "work", tmp_path / "site")
+    index = SearchIndex([("ko/cases/x.html", "<html></html>")], tmp_path / "work")
     index.start()
     with pytest.raises(SearchIndexError, match="exit status 1"):
         index.wait()

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from browser import PageWatch, serve
-from conftest import BODY_EN, TODAY, Project, incident_text, translation_text
+from conftest import BODY_EN, REPO, TODAY, Project, incident_text, translation_text
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from sitebuild import build_fixture_site, write_fixture_library
 
@@ -228,3 +231,81 @@ def test_quotes_in_summaries_and_descriptions_stay_inside_their_attribute(tmp_pa
         assert equivs == ["Content-Security-Policy"], url
         description = tree.css_first('meta[name="description"]').attributes["content"]
         assert description == REFRESH, url
+
+
+def test_no_inline_script_runs_whatever_a_page_holds(chromium, tmp_path):
+    """The policy allows no inline script at all (Material's helpers are files), so a script in
+    a hand-written page does not run, over http and from disk."""
+    project = Project(tmp_path / "project")
+    write_fixture_library(project)
+    about = project.root / "docs" / "en" / "about.md"
+    about.write_text(
+        about.read_text(encoding="utf-8") + "\n<script>window.__pwned = 'about'</script>\n",
+        encoding="utf-8",
+    )
+    site = build_fixture_site(project.root)
+    html = (site / "en" / "about.html").read_text(encoding="utf-8")
+    assert "<script>window.__pwned = 'about'</script>" in html  # MkDocs passed it through
+    policy = HTMLParser(html).css_first('meta[http-equiv="Content-Security-Policy"]')
+    assert "sha256-" not in policy.attributes["content"]
+    assert "'unsafe-inline'" not in policy.attributes["content"]
+    inline = [s for s in HTMLParser(html).css("script") if "src" not in s.attributes]
+    assert [s.attributes.get("type") for s in inline if s.text().strip() != "window.__pwned = 'about'"] == [
+        "application/json"
+    ]
+    for base in (None, "file"):
+        context = chromium.new_context()
+        page = context.new_page()
+        watch = PageWatch(page)
+        if base is None:
+            with serve(site) as url:
+                page.goto(url + "en/about.html")
+                page.wait_for_timeout(300)
+                assert page.evaluate("() => window.__pwned === undefined")
+                assert page.evaluate("() => typeof __md_get === 'function'")  # theme.js ran
+        else:
+            page.goto((site / "en" / "about.html").as_uri())
+            page.wait_for_timeout(300)
+            assert page.evaluate("() => window.__pwned === undefined")
+        assert [e for e in watch.errors if "Content Security Policy" in e]
+        context.close()
+
+
+def _build_cli(root: Path) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "generator.cli", "build", "--root", str(root)]
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    return subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        (
+            'site_url: !ENV [SITE_URL, ""]',
+            'site_url: "javascript:alert(1)//"',
+            "site_url",
+        ),
+        (
+            "site_name: Incident Library",
+            "site_name: Incident <script>x</script>",
+            "site_name in mkdocs.yml must be plain text, without < or >",
+        ),
+        (
+            '    url: ""',
+            "    url: javascript:alert(1)",
+            "extra.check_cluster.url: 'javascript:alert(1)' is not an http(s) address",
+        ),
+    ],
+)
+def test_settings_that_could_carry_a_script_are_refused(tmp_path, old, new, message):
+    project = Project(tmp_path / "project")
+    write_fixture_library(project)
+    config = project.root / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    assert old in text
+    config.write_text(text.replace(old, new), encoding="utf-8")
+    result = _build_cli(project.root)
+    assert result.returncode != 0
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (project.root / "site").exists()

@@ -57,22 +57,20 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         previous = self.site if preview else None
         executor = serial if preview else default_executor()
         try:
-            site = build(
-                paths,
-                support.site_options(config),
-                executor,
-                self.cache,
-                previous,
-                outputs=not preview,
-            )
+            support.resolve_site_url(config, preview)
+            options = support.site_options(config)
+            site = build(paths, options, executor, self.cache, previous, outputs=not preview)
             if publishing:
                 check_site_dir(Path(config.site_dir), root, support.sources(config, paths))
-        except (BuildError, PublishError) as exc:
+        except (BuildError, PublishError, support.SettingsError) as exc:
             raise PluginError(str(exc)) from None
         self.changed, self.site = site.changed_since(previous), site
         support.log_warnings(site.warnings)
         support.log_build(site, executor, self.changed, preview)
         self.publication = Publication(Path(config.site_dir)) if not preview else None
+        if self.publication is not None:  # index the cases while MkDocs writes the site
+            self.search = SearchIndex(site.search_documents(), self.publication.search)
+            self.search.start()
         if publishing:
             config.site_dir = str(self.publication.staging)
         self.publishing = publishing
@@ -101,10 +99,6 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         env.globals["il_cached"] = support.cached_fragments()
         env.globals["il_marker"] = MARKER
         env.bytecode_cache = self.bytecode
-        if self.publication is not None:  # index the cases while MkDocs writes the site
-            documents = dict(self.site.search_documents())
-            self.search = SearchIndex(documents, self.publication.search, Path(config.site_dir))
-            self.search.start()
         return env
 
     def on_post_page(self, output, page, config):
@@ -118,7 +112,7 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
     def on_post_build(self, config) -> None:
         if self.search is not None:
             try:
-                self.search.wait()
+                self.search.publish_into(Path(config.site_dir))
             except SearchIndexError as exc:
                 raise PluginError(f"search index: {exc}") from None
             finally:

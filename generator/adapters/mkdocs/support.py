@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from pathlib import Path
 from types import MappingProxyType
 
@@ -68,9 +69,41 @@ def sources(config, paths: ProjectPaths) -> list[Path]:
     return [paths.incidents, paths.taxonomy, Path(config.docs_dir), theme, root / "generator"]
 
 
+class SettingsError(ValueError):
+    """A setting in mkdocs.yml (or SITE_URL) that the site must not use."""
+
+
+def _web_address(value: str, name: str) -> str:
+    if value and not re.match(r"^https?://[^\s\"'<>]+$", value):
+        raise SettingsError(
+            f"{name}: '{value[:80]}' is not an http(s) address; write one like "
+            "https://example.org/incidents/"
+        )
+    return value
+
+
+def resolve_site_url(config, preview: bool) -> None:
+    """A published site needs its own address in permalinks, feeds and the sitemap: without one,
+    say so (MkDocs' --strict turns the warning into a failure) and use the preview's."""
+    if not config.site_url:
+        if not preview:
+            log.warning(
+                "site_url is not set (mkdocs.yml, or the SITE_URL environment variable): the "
+                "sitemap, feeds and citation permalinks will point at %s",
+                DEFAULT_SITE_URL,
+            )
+        config.site_url = DEFAULT_SITE_URL
+
+
 def site_options(config) -> SiteOptions:
-    """The settings pages show, from mkdocs.yml (`site_url`, `extra.check_cluster`)."""
+    """The settings pages show, from mkdocs.yml (`site_url`, `extra.check_cluster`), checked:
+    addresses are http(s), names are plain text."""
+    for name in ("site_name", "site_description"):
+        if re.search(r"[<>]", str(config.get(name) or "")):
+            raise SettingsError(f"{name} in mkdocs.yml must be plain text, without < or >")
     extra = config.extra.get("check_cluster") or {}
+    _web_address(str(config.site_url or ""), "site_url (or SITE_URL)")
+    _web_address(str(extra.get("url", "")), "extra.check_cluster.url")
     return SiteOptions(
         site_url=config.site_url or DEFAULT_SITE_URL,
         check_cluster_url=str(extra.get("url", "")),

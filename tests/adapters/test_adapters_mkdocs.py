@@ -1,0 +1,62 @@
+"""The MkDocs adapter: a thin translation of the core's site, and a build that did not run it
+(a shell that ignores unknown plugins, as Zensical does) is refused."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import REPO, Project
+from sitebuild import write_fixture_library
+
+from generator.adapters.mkdocs.plugin import MARKER
+
+
+def build(root: Path):
+    command = [sys.executable, "-m", "generator.cli", "build", "--root", str(root)]
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    return subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+
+
+def test_every_page_carries_the_marker_of_the_plugin(tmp_path):
+    project = Project(tmp_path / "project")
+    write_fixture_library(project)
+    result = build(project.root)
+    assert result.returncode == 0, result.stderr[-2000:]
+    site = project.root / "site"
+    for url in ("index.html", "ko/index.html", "en/cases/globex-etcd-outage.html", "en/about.html"):
+        assert MARKER in (site / url).read_text(encoding="utf-8"), url
+
+
+def test_a_build_in_which_the_plugin_did_not_run_fails(tmp_path):
+    """Drop the plugin from mkdocs.yml, as a shell that ignores it would: MkDocs itself still
+    succeeds, but `incidents build` says the site was built without the plugin."""
+    project = Project(tmp_path / "project")
+    write_fixture_library(project)
+    config = project.root / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    start = text.index("plugins:\n")
+    end = text.index("\n\n", start)
+    config.write_text(text[:start] + "plugins: []\n" + text[end:], encoding="utf-8")
+    result = build(project.root)
+    assert result.returncode == 1
+    assert "was built without the incident-library plugin" in result.stderr
+
+
+def test_the_plugin_is_a_thin_adapter():
+    """The plugin translates: at most ~150 lines, and its hooks stay short."""
+    import ast
+
+    source = (REPO / "generator" / "adapters" / "mkdocs" / "plugin.py").read_text(encoding="utf-8")
+    assert len(source.splitlines()) <= 160
+    tree = ast.parse(source)
+    hooks = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("on_")
+    ]
+    assert hooks
+    for hook in hooks:
+        assert hook.end_lineno - hook.lineno <= 30, hook.name

@@ -1,0 +1,33 @@
+// What Material for MkDocs' bundle expects a page to define before it runs, shipped as a file
+// instead of Material's inline scripts, so the Content-Security-Policy allows no inline script
+// at all (generator/outputs/csp.py). Written for this project; the names and behaviour are the
+// ones the bundle calls: settings kept in localStorage under the site root's path.
+(function () {
+  "use strict";
+  var script = document.currentScript;
+  // This file is <root>/assets/theme.js, so its folder's parent is the site root, wherever the
+  // site is served from (or opened from disk).
+  window.__md_scope = new URL("..", script ? script.src : location.href);
+
+  window.__md_hash = function (text) {
+    var hash = 0;
+    for (var i = 0; i < text.length; i++) hash = (hash << 5) - hash + text.charCodeAt(i);
+    return hash;
+  };
+
+  window.__md_get = function (key, storage, scope) {
+    storage = storage || localStorage;
+    scope = scope || window.__md_scope;
+    return JSON.parse(storage.getItem(scope.pathname + "." + key));
+  };
+
+  window.__md_set = function (key, value, storage, scope) {
+    storage = storage || localStorage;
+    scope = scope || window.__md_scope;
+    try {
+      storage.setItem(scope.pathname + "." + key, JSON.stringify(value));
+    } catch (error) {
+      // storage may be full or refused (a private window, a page opened from disk)
+    }
+  };
+})();
