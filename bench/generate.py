@@ -272,7 +272,8 @@ def make_incident(index: int, seed: int, used_days: set[tuple[str, str]]) -> Syn
         else:
             low = 1 if facet.required else 0
             picked = rng.sample(pool, rng.randint(low, min(3, len(pool))))
-            chosen[facet.id] = [t for t in pool if t in picked] if facet.role == "context" else picked
+            in_order = [t for t in pool if t in picked]  # context terms as the taxonomy orders them
+            chosen[facet.id] = in_order if facet.role == "context" else picked
     org = chosen[byline][0]
     for slot in ("symptom", "cause", "component", "contributing_factor"):  # what the prose names
         if not chosen.get(slot) and terms.get(slot):

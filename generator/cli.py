@@ -72,6 +72,14 @@ def check(
     click.echo(f"ok: {summary}", err=True)
 
 
+def _cell(value: object) -> object:
+    """A CSV cell a spreadsheet shows as text: a label starting with = + - @ (or a tab or
+    carriage return) would be read as a formula, so it gets a leading apostrophe."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
 def _report(diagnostics: tuple[Diagnostic, ...], output_format: str) -> None:
     for diagnostic in diagnostics:
         line = diagnostic.format_github() if output_format == "github" else diagnostic.format()
@@ -133,7 +141,7 @@ def stats(root: Path, output_format: str) -> None:
 
         writer = csv.writer(sys.stdout, lineterminator="\n")
         writer.writerow(["facet", "term", "label_en", "label_ko", "incidents"])
-        writer.writerows(stats_rows(library))
+        writer.writerows(tuple(map(_cell, row)) for row in stats_rows(library))
         return
     for line in stats_lines(library):
         click.echo(line)

@@ -51,7 +51,7 @@ def broken_links(site: Path) -> list[str]:
                 )
             else:
                 target = url
-            if target.startswith("../") or not (site / target).exists():
+            if target == ".." or target.startswith("../") or not (site / target).exists():
                 broken.append(f"{url}: {ref}")
                 continue
             fragment = unquote(parts.fragment)

@@ -60,6 +60,12 @@ class Publication:
 
     def publish(self) -> None:
         """Swap the staged site in; the old site is removed after the swap."""
+        try:
+            self._swap()
+        finally:
+            self.discard()
+
+    def _swap(self) -> None:
         self.site_dir.parent.mkdir(parents=True, exist_ok=True)
         with self.lock.open("a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)  # one publish at a time
@@ -70,7 +76,6 @@ class Publication:
                     os.replace(self.site_dir, self.old)
                 os.replace(self.staging, self.site_dir)
                 shutil.rmtree(self.old, ignore_errors=True)
-        self.discard()
 
     def discard(self) -> None:
         """Remove this build's staging and search folders (after a failure, or once published)."""

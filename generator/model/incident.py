@@ -12,7 +12,6 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    PositiveInt,
     StringConstraints,
     create_model,
 )
@@ -23,7 +22,9 @@ from .text import Line, PartialDate, PlainLine, Slug
 
 
 def _http_url(value: str) -> str:
-    if not re.match(r"^https?://[^\s/$.?#][^\s]*$", value, re.IGNORECASE):
+    # No quotes or angle brackets: an address with them is broken, and they mean something in
+    # the HTML and XML that cite it.
+    if not re.match(r"^https?://[^\s/$.?#\"'<>`][^\s\"'<>`]*$", value, re.IGNORECASE):
         raise ValueError(f"'{value[:80]}' is not an http(s) URL")
     return value
 
@@ -42,11 +43,15 @@ class Source(_Strict):
     date: PartialDate = Field(description="When the report was published.")
 
 
+# A count as written: a whole number above zero. `yes` (which YAML reads as true) is no count.
+Count = Annotated[int, Field(gt=0, strict=True)]
+
+
 class Scale(_Strict):
-    gpus: PositiveInt | None = Field(default=None, description="Number of GPUs involved.")
-    hosts: PositiveInt | None = Field(default=None, description="Number of physical hosts.")
-    nodes: PositiveInt | None = Field(default=None, description="Number of Kubernetes nodes.")
-    clusters: PositiveInt | None = Field(default=None, description="Number of clusters.")
+    gpus: Count | None = Field(default=None, description="Number of GPUs involved.")
+    hosts: Count | None = Field(default=None, description="Number of physical hosts.")
+    nodes: Count | None = Field(default=None, description="Number of Kubernetes nodes.")
+    clusters: Count | None = Field(default=None, description="Number of clusters.")
 
 
 # The body's sections, in order; their headings in each language are below.

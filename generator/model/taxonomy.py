@@ -9,8 +9,9 @@ which pairs get co-occurrence tables. Nothing else names a facet.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Literal
 
 Role = Literal["context", "descriptive"]
@@ -87,15 +88,16 @@ class Taxonomy:
     facets: tuple[Facet, ...]
     matrices: tuple[tuple[str, str], ...] = ()  # co-occurrence tables, rows × columns
     graph: tuple[str, ...] = ()  # the facets the graph draws, in legend order
-    _index: dict[tuple[str, str], Term] = field(
-        default_factory=dict, repr=False, compare=False, hash=False
+    _index: Mapping[tuple[str, str], Term] = field(
+        init=False, repr=False, compare=False, hash=False
     )
-    _facets: dict[str, Facet] = field(default_factory=dict, repr=False, compare=False, hash=False)
+    _facets: Mapping[str, Facet] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
-        # Filled once, here; the dictionaries are never written afterwards.
-        self._facets.update((f.id, f) for f in self.facets)
-        self._index.update((t.key, t) for f in self.facets for t in f.terms)
+        # Made from the facets, read-only; `dataclasses.replace` makes them afresh.
+        object.__setattr__(self, "_facets", MappingProxyType({f.id: f for f in self.facets}))
+        index = {t.key: t for f in self.facets for t in f.terms}
+        object.__setattr__(self, "_index", MappingProxyType(index))
 
     def facet(self, facet_id: str) -> Facet:
         return self._facets[facet_id]

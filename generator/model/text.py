@@ -65,7 +65,7 @@ _LOOKALIKES = str.maketrans(
 def skeleton(value: str) -> str:
     """`value` as it looks: NFKC, case-folded, lookalike letters mapped to Latin, invisible
     characters and repeated spaces removed. Two labels with the same skeleton read the same."""
-    folded = unicodedata.normalize("NFKC", value).casefold().translate(_LOOKALIKES)
+    folded = unicodedata.normalize("NFKC", value).translate(_LOOKALIKES).casefold()
     return " ".join(_ZERO_WIDTH.sub("", folded).split())
 
 

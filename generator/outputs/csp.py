@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-_HEAD = re.compile(r"<head[^>]*>", re.I)
+_HEAD = re.compile(r"<head(?:\s[^>]*)?>", re.I)  # not <header>
 
 POLICY = {
     "default-src": ["'self'"],

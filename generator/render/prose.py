@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from functools import lru_cache
+from html import escape
 
 import markdown
 import nh3
@@ -20,15 +21,25 @@ class _SafeLinks(Treeprocessor):
         for parent in root.iter():
             for child in list(parent):
                 if child.tag == "img":
-                    alt = child.get("alt", "")
-                    parent.remove(child)
-                    if alt:
-                        parent.text = (parent.text or "") + alt
+                    _replace_with_text(parent, child, child.get("alt", ""))
                 elif child.tag == "a":
                     href = (child.get("href") or "").strip()
                     if not href.lower().startswith(SAFE_SCHEMES):
                         child.attrib.pop("href", None)
                         child.tag = "span"
+
+
+def _replace_with_text(parent: ET.Element, child: ET.Element, text: str) -> None:
+    """Remove `child`, leaving `text` and the text that followed it where it was."""
+    kept = text + (child.tail or "")
+    siblings = list(parent)
+    at = siblings.index(child)
+    if at == 0:
+        parent.text = (parent.text or "") + kept
+    else:
+        before = siblings[at - 1]
+        before.tail = (before.tail or "") + kept
+    parent.remove(child)
 
 
 class _NoRawHtml(Extension):
@@ -42,7 +53,9 @@ class _NoRawHtml(Extension):
 
 @lru_cache(maxsize=1)
 def _converter() -> markdown.Markdown:
-    return markdown.Markdown(extensions=["sane_lists", _NoRawHtml()], output_format="html")
+    return markdown.Markdown(
+        extensions=["sane_lists", "fenced_code", _NoRawHtml()], output_format="html"
+    )
 
 
 # What prose may contain once rendered; everything else is removed by nh3 (Ammonia).
@@ -79,6 +92,13 @@ ALLOWED_TAGS = {
 ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "ol": {"start"}, "th": {"align"}, "td": {"align"}}
 
 
+# Python-Markdown's link patterns take time quadratic in the number of `[` in a block (12,000 of
+# them took half a minute). Past this many in a section, brackets are read as plain text: links
+# there show as text, and the work stays linear.
+MAX_BRACKETS = 200
+_BRACKET = "\ue000"  # a private-use character Markdown treats as text, put back afterwards
+
+
 def to_html(text: str) -> str:
     """Render a section's Markdown (its `###` sub-headings sit below the section's `<h2>`).
 
@@ -86,7 +106,20 @@ def to_html(text: str) -> str:
     result as a second, independent line of defence."""
     converter = _converter()
     converter.reset()
-    html = converter.convert(text)
+    plain_brackets = text.count("[") > MAX_BRACKETS
+    if plain_brackets:
+        text = text.replace(_BRACKET, "").replace("[", _BRACKET)
+    try:
+        html = converter.convert(text)
+    except RecursionError:
+        # Thousands of nested list or quote markers ("- - - - …") exhaust Python-Markdown's
+        # recursion: show such a section as plain paragraphs instead of failing the build.
+        converter.reset()
+        html = "".join(
+            f"<p>{escape(part.strip())}</p>" for part in text.split("\n\n") if part.strip()
+        )
+    if plain_brackets:
+        html = html.replace(_BRACKET, "[")
     return nh3.clean(
         html,
         tags=ALLOWED_TAGS,

@@ -87,12 +87,16 @@ class Renderer:
         def t(key: str, **values: object) -> str:
             return strings.t(key, lang, **values)
 
+        def tn(key: str, count: int, **values: object) -> str:
+            return strings.tn(key, lang, count, **values)
+
         site_root = urls.relative(page.url, "index.html")[: -len("index.html")]
         return template.render(
             page.context()
             | {
                 "link": link,
                 "t": t,
+                "tn": tn,
                 "site_root": site_root,
                 "taxonomy": self.library.taxonomy,
                 "options": self.options,

@@ -16,7 +16,7 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "Filters only, no search query. Newest cases first.",
     },
     "cases_count": {"ko": "사례 {n}건", "en": "{n} cases"},
-    "cases_count_one": {"ko": "사례 {n}건", "en": "1 case"},
+    "cases_count_one": {"ko": "사례 {n}건", "en": "{n} case"},
     "range": {"ko": "{total}건 중 {start}~{end}번째", "en": "{start}–{end} of {total}"},
     "pagination": {"ko": "페이지", "en": "Pages"},
     "previous": {"ko": "이전", "en": "Previous"},
@@ -44,6 +44,7 @@ _STRINGS: dict[str, dict[str, str]] = {
     "sources": {"ko": "출처", "en": "Sources"},
     "related": {"ko": "관련 사례", "en": "Related cases"},
     "related_shared": {"ko": "공통 분류 {n}개", "en": "{n} shared terms"},
+    "related_shared_one": {"ko": "공통 분류 {n}개", "en": "{n} shared term"},
     "no_related": {
         "ko": "공통 분류가 있는 다른 사례가 아직 없습니다.",
         "en": "No other case shares terms yet.",
@@ -77,6 +78,7 @@ _STRINGS: dict[str, dict[str, str]] = {
     "browse_facets": {"ko": "분류별로 보기", "en": "Browse by facet"},
     "case": {"ko": "사례", "en": "Case"},
     "terms_count": {"ko": "분류 값 {n}개", "en": "{n} terms"},
+    "terms_count_one": {"ko": "분류 값 {n}개", "en": "{n} term"},
     "case_count_short": {"ko": "{n}건", "en": "{n}"},
     "cases_label": {"ko": "사례 수", "en": "Cases"},
     "term_label": {"ko": "분류 값", "en": "Term"},
@@ -150,6 +152,10 @@ _STRINGS: dict[str, dict[str, str]] = {
         "ko": "{row}와(과) {col}: 사례 {n}건",
         "en": "{row} and {col}: {n} cases",
     },
+    "matrix_cell_one": {
+        "ko": "{row}와(과) {col}: 사례 {n}건",
+        "en": "{row} and {col}: {n} case",
+    },
     "dropped_words": {
         "ko": "모든 검색어를 담은 사례가 없어 다음 단어는 빼고 찾았습니다: {words}",
         "en": "No case has every word; these were left out: {words}",
@@ -165,6 +171,13 @@ def t(key: str, lang: str, **values: object) -> str:
     """The string `key` in `lang`, formatted with `values`."""
     text = _STRINGS[key][lang]
     return text.format(**values) if values else text
+
+
+def tn(key: str, lang: str, count: int, **values: object) -> str:
+    """The string `key` for a number of things: `key_one` where one thing reads differently
+    ("1 case", not "1 cases"). `values` fill the string; `n` defaults to the count."""
+    chosen = f"{key}_one" if count == 1 and f"{key}_one" in _STRINGS else key
+    return t(chosen, lang, **({"n": count} | values))
 
 
 def strings_for(lang: str) -> dict[str, str]:

@@ -44,7 +44,11 @@ class Diagnostic:
         )
 
 
-_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+# Control characters, line separators, undecodable bytes, and bidirectional controls (which
+# would reorder what the terminal shows).
+_UNPRINTABLE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+)
 
 
 def printable(text: str) -> str:

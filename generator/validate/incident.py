@@ -41,6 +41,8 @@ def _in_english(lang: str) -> str:
 # A facet lists at most this many terms (incident.TermList); past it, the list is reported as too
 # long once rather than every extra term as unknown.
 MAX_TERMS_CHECKED = 20
+MAX_SECTION_CHARS = 20_000
+MAX_SECTION_LINES = 400
 MISSING = "required field is missing"  # as diagnostics.from_validation_error words it
 NOT_A_MAPPING = "front matter must be a mapping of fields, like 'id: my-incident'"
 
@@ -562,6 +564,15 @@ def _check_sections(
         last_index = max(last_index, index)
         if not text:
             problems.append(Diagnostic(file.path, heading.line, 1, field, "section is empty"))
+        elif len(text) > MAX_SECTION_CHARS or text.count("\n") >= MAX_SECTION_LINES:
+            # Markdown's work grows faster than the text on some inputs; a case section is a
+            # few paragraphs or a list, far below these bounds.
+            message = (
+                f"section is too long ({len(text):,} characters in {text.count(chr(10)) + 1:,} "
+                f"line(s); at most {MAX_SECTION_CHARS:,} characters and {MAX_SECTION_LINES} "
+                "lines): shorten it"
+            )
+            problems.append(Diagnostic(file.path, heading.line, 1, field, message))
         found.append(Section(key, text, heading.line))
     present = {s.key for s in found}
     end_line = file.body_line + file.body.count("\n")

@@ -3,6 +3,7 @@ reproducible (the same input gives the same bytes)."""
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
@@ -156,3 +157,138 @@ def test_the_parallel_build_equals_the_serial_one(tmp_path: Path):
     assert len([p for p in a if p.startswith("ko/cases/")]) == 150
     differing = sorted(path for path in set(a) | set(b) if a.get(path) != b.get(path))
     assert [p for p in differing if not PAGEFIND_UNSTABLE.match(p)] == []
+
+
+@pytest.mark.parametrize("target", ["incidents", "overrides", "site/../incidents", ".", "docs/ko"])
+def test_a_site_folder_that_would_replace_the_sources_is_refused(built: Project, target: str):
+    before = {p: p.read_bytes() for p in sorted(built.incidents.rglob("*.md"))}
+    result = build(built.root, "--site-dir", target)
+    assert result.returncode != 0
+    refusals = ("holds the project's sources", "replace the project itself", "should not be within")
+    assert any(refusal in result.stderr for refusal in refusals), result.stderr[-500:]
+    assert "Traceback" not in result.stderr
+    assert {p: p.read_bytes() for p in sorted(built.incidents.rglob("*.md"))} == before
+    assert (built.root / "overrides" / "main.html").is_file()
+
+
+def test_a_site_folder_that_is_a_symbolic_link_is_published_through_it(tmp_path: Path):
+    """A web root linked as site/ gets the new site; the link stays a link."""
+    project = Project(tmp_path / "project")
+    write_fixture_library(project)
+    web_root = tmp_path / "www" / "incidents"
+    web_root.mkdir(parents=True)
+    (web_root / "old.html").write_text("old", encoding="utf-8")
+    (project.root / "site").symlink_to(web_root, target_is_directory=True)
+    result = build(project.root)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert (project.root / "site").is_symlink()
+    assert (web_root / "ko" / "index.html").is_file()
+    assert not (web_root / "old.html").exists()
+    assert sorted(p.name for p in web_root.parent.iterdir()) == [".incidents.lock", "incidents"]
+
+
+def test_publishing_swaps_in_one_step_and_cleans_what_killed_builds_left(tmp_path: Path):
+    """Folders of builds that were killed (staging, search documents, an old site set aside) go
+    with the next publish; the swap leaves no moment without a complete site."""
+    from generator.adapters.publish import Publication
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("old", encoding="utf-8")
+    dead = 2**22 + 12345  # no such process
+    for kind in ("building", "search", "old"):
+        (tmp_path / f".site.{kind}-{dead}").mkdir()
+    publication = Publication(site)
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".site.")) == []
+    publication.staging.mkdir()
+    (publication.staging / "index.html").write_text("new", encoding="utf-8")
+    seen: list[str] = []
+    import os as os_module
+
+    real_replace = os_module.replace
+
+    def watching_replace(a, b):  # only used where the atomic exchange is unavailable
+        seen.append((site / "index.html").read_text() if site.exists() else "no site")
+        return real_replace(a, b)
+
+    os_module.replace = watching_replace
+    try:
+        publication.publish()
+    finally:
+        os_module.replace = real_replace
+    assert (site / "index.html").read_text() == "new"
+    assert "no site" not in seen
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.lock", "site"]
+
+
+def test_two_publishes_at_once_both_complete(tmp_path: Path):
+    import threading
+
+    from generator.adapters.publish import Publication
+
+    site = tmp_path / "site"
+    errors: list[BaseException] = []
+
+    def publish(n: int) -> None:
+        try:
+            publication = Publication(site)
+            staging = publication.staging.with_name(publication.staging.name + f"-{n}")
+            publication.staging = staging
+            staging.mkdir()
+            (staging / "index.html").write_text(str(n), encoding="utf-8")
+            publication.publish()
+        except BaseException as exc:  # noqa: BLE001 - the test reports any failure
+            errors.append(exc)
+
+    threads = [threading.Thread(target=publish, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert (site / "index.html").read_text() in {"0", "1", "2", "3"}
+
+
+@pytest.mark.parametrize("code", [errno.ENOSPC, errno.EROFS])
+def test_a_build_that_cannot_write_says_so_and_keeps_the_site(
+    built: Project, monkeypatch, capsys, code
+):
+    """A disk that fills, or a folder that cannot be written, during the build: one line that
+    names the problem, no traceback, the published site as it was, nothing left behind."""
+    import mkdocs.utils
+
+    from generator.adapters.mkdocs.commands import build_site
+    from generator.load.project import ProjectPaths
+
+    before = snapshot(built.root / "site")
+    real = mkdocs.utils.write_file
+    calls = []
+
+    def failing(content, output_path):
+        calls.append(output_path)
+        if len(calls) == 5:
+            raise OSError(code, os.strerror(code), output_path)
+        return real(content, output_path)
+
+    monkeypatch.setattr(mkdocs.utils, "write_file", failing)
+    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
+    assert build_site(ProjectPaths.at(built.root)) == 1
+    err = capsys.readouterr().err
+    assert f"error: the site could not be written: {os.strerror(code)}" in err
+    assert "Traceback" not in err
+    assert snapshot(built.root / "site") == before
+    assert staging_dirs(built) == []
+    assert list(built.root.glob(".site.search-*")) == []
+
+
+def test_a_library_published_before_1970_builds(tmp_path: Path):
+    """SOURCE_DATE_EPOCH comes from the newest publication date; before 1970 it would be
+    negative, which gzip refuses."""
+    project = Project(tmp_path / "project")
+    write_fixture_library(project)
+    for path in project.incidents.glob("*.md"):
+        text = path.read_text(encoding="utf-8")
+        text = re.sub(r"(published|date|occurred): \d{4}(-\d\d(-\d\d)?)?", r"\1: 1965", text)
+        path.write_text(text, encoding="utf-8")
+    result = build(project.root)
+    assert result.returncode == 0, result.stderr[-2000:]

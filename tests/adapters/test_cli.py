@@ -345,3 +345,22 @@ def test_new_checks_its_values_as_the_checker_does(project: Project):
     check = run("check", "--root", str(project.root))
     assert "organization: unknown organization term 'acmee' (did you mean 'acme'?)" in check.output
     assert "published: placeholder 'TODO' is still here; fill it in" in check.output
+
+
+def test_stats_csv_cannot_carry_spreadsheet_formulas(project: Project):
+    taxonomy = project.root / "taxonomy.yml"
+    taxonomy.write_text(
+        taxonomy.read_text(encoding="utf-8").replace("en: Acme}", 'en: "=HYPERLINK(1)"}'),
+        encoding="utf-8",
+    )
+    project.add_incident()
+    result = run("stats", "--format", "csv", "--root", str(project.root))
+    assert result.exit_code == 0, result.output
+    assert "organization,acme,'=HYPERLINK(1),애크미,1" in result.output.splitlines()
+
+
+def test_a_bidirectional_control_in_a_file_name_is_printed_escaped(project: Project):
+    project.write("incidents/acme\u202egpu.md", "not front matter\n")
+    result = run("check", "--root", str(project.root))
+    assert "\u202e" not in result.output
+    assert "acme\\u202egpu.md" in result.output

@@ -309,3 +309,18 @@ def test_settings_that_could_carry_a_script_are_refused(tmp_path, old, new, mess
     assert message in result.stderr
     assert "Traceback" not in result.stderr
     assert not (project.root / "site").exists()
+
+
+def test_hostile_markdown_renders_in_bounded_time_and_never_crashes():
+    """12,000 `[` took half a minute (quadratic link matching); thousands of nested list markers
+    exhausted the recursion. Both render, quickly, as text."""
+    import time
+
+    from generator.render.prose import to_html
+
+    started = time.perf_counter()
+    html = to_html("[" * 12_000)
+    assert time.perf_counter() - started < 3.0
+    assert html.count("[") == 12_000
+    nested = to_html("+ " * 9_999)
+    assert nested.startswith("<p>+") and "<li>" not in nested

@@ -407,3 +407,52 @@ class TestNotInSources:
         assert len(found) == 1 and found[0].startswith(
             f"{P}:17:18: not_in_sources[0]: Input should be 'symptoms'"
         )
+
+
+def test_a_section_too_long_for_prose_is_refused(project):
+    """Markdown's work grows faster than its input on some texts: a section is bounded."""
+    project.add_incident(body=BODY_EN.replace("A driver update.", "word " * 4_100))
+    assert messages(project) == [
+        f"{P}:28:1: section 'Trigger': section is too long (20,499 characters in 1 line(s); at "
+        "most 20,000 characters and 400 lines): shorten it"
+    ]
+
+
+class TestValuesThatLookRightButAreNot:
+    def test_yes_is_not_a_number_of_gpus(self, project):
+        """YAML reads `yes` as true, which a lax integer turns into 1."""
+        project.add_incident()
+        path = project.incidents / "acme-gpu-outage.md"
+        path.write_text(path.read_text().replace("gpus: 4088", "gpus: yes"), encoding="utf-8")
+        found = messages(project)
+        assert len(found) == 1 and found[0].startswith(f"{P}:15:9: scale.gpus: ")
+
+    @pytest.mark.parametrize("url", ['https://e.com/a"b', "https://e.com/<x>", "https://e.com/'"])
+    def test_a_source_address_with_quotes_or_angle_brackets_is_refused(self, project, url):
+        project.add_incident(url=f"'{url}'" if "'" not in url else f'"{url}"')
+        found = messages(project)
+        assert (
+            len(found) == 1 and "sources[0].url" in found[0] and "is not an http(s) URL" in found[0]
+        )
+
+    def test_invisible_and_bidirectional_characters_are_refused(self, project):
+        project.add_incident(title="Acme: GPUs\u200b fall off the bus")
+        assert messages(project) == [
+            f"{P}:3:8: title: contains the invisible character U+200B; delete it"
+        ]
+        project.add_incident(title="Acme: GPUs \u202efall off the bus")
+        assert messages(project) == [
+            f"{P}:3:20: file contains a bidirectional control U+202E; delete it"
+        ]
+
+    def test_decomposed_korean_is_read_as_composed(self, project):
+        """Text saved in NFD (as some editors do) is the same text as NFC once loaded."""
+        import unicodedata
+
+        project.add_incident(translate=False)
+        nfd = unicodedata.normalize("NFD", translation_text())
+        project.write("incidents/acme-gpu-outage.ko.md", nfd)
+        assert messages(project) == []
+        checked = check_project(ProjectPaths.at(project.root), TODAY)
+        title = checked.result.incidents[0].text("ko").title
+        assert title == unicodedata.normalize("NFC", title) == "애크미: GPU 이탈"

@@ -28,15 +28,29 @@ def built_with_plugin(site: Path) -> bool:
 
 
 def build_site(paths: ProjectPaths, strict: bool = False, site_dir: Path | None = None) -> int:
-    """Run `mkdocs build` for the project; the exit code of the build."""
-    command = _command(paths, "build", "--clean")
+    """Run MkDocs' `build` for the project, in this process; the exit code of the build.
+
+    A build that cannot write (a full disk, a read-only or immutable folder) ends with one line
+    naming the problem, not a traceback; the published site is left as it was."""
+    from click.exceptions import Abort, ClickException
+    from mkdocs.__main__ import cli
+
+    args = ["build", "--clean", "-f", str(paths.root / "mkdocs.yml")]
     if strict:
-        command.append("--strict")
+        args.append("--strict")
     if site_dir is not None:
-        command += ["--site-dir", str(site_dir)]
-    code = subprocess.call(command, cwd=paths.root)
-    if code != 0:
-        return code
+        args += ["--site-dir", str(site_dir)]
+    try:
+        cli.main(args, standalone_mode=False)
+    except (Abort, ClickException):
+        return 1  # MkDocs has said why
+    except SystemExit as exc:
+        if exc.code:
+            return int(exc.code) if isinstance(exc.code, int) else 1
+    except OSError as exc:
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"error: the site could not be written: {exc.strerror}{where}", file=sys.stderr)
+        return 1
     site = site_dir if site_dir is not None else paths.root / _site_dir(paths)
     if not built_with_plugin(site):
         print(

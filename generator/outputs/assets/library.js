@@ -635,7 +635,7 @@
     var note = state.query ? format(S.query_note, { q: state.query }) : S.newest_first_note;
     if (result.dropped && result.dropped.length) note += " " + format(S.dropped_words, { words: result.dropped.join(", ") });
     if (ui.note) ui.note.textContent = note;
-    ui.count.textContent = format(S.cases_count, { n: total.toLocaleString(LANG) });
+    ui.count.textContent = format(total === 1 ? S.cases_count_one : S.cases_count, { n: total.toLocaleString(LANG) });
     ui.range.textContent = total ? format(S.range, { total: total.toLocaleString(LANG), start: start, end: end }) : S.no_results;
     ui.cards.textContent = "";
     result.items.forEach(function (item) { ui.cards.appendChild(card(item)); });
