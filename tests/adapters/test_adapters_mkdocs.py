@@ -60,3 +60,22 @@ def test_the_plugin_is_a_thin_adapter():
     assert hooks
     for hook in hooks:
         assert hook.end_lineno - hook.lineno <= 30, hook.name
+
+
+def test_a_second_build_in_the_same_process_starts_afresh(tmp_path, monkeypatch):
+    """MkDocs keeps a plugin object for the life of the process: what one build knew (its
+    command, its staging folder) must not leak into the next."""
+    from generator.adapters.mkdocs.commands import build_site
+    from generator.load.project import ProjectPaths
+
+    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
+    first = Project(tmp_path / "first")
+    write_fixture_library(first)
+    assert build_site(ProjectPaths.at(first.root)) == 0  # `mkdocs build`: staged, published
+    second = Project(tmp_path / "second")
+    write_fixture_library(second)
+    from sitebuild import build_fixture_site
+
+    site = build_fixture_site(second.root)  # MkDocs' build() straight away: no staging
+    assert (site / "index.html").is_file()
+    assert list(second.root.glob(".site.building-*")) == []

@@ -132,11 +132,13 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         self.publication = self.search = None
 
     def on_shutdown(self) -> None:
-        """Publish the staged site: only now is the build known to have succeeded."""
-        if self.publication is not None and self.publishing:
-            self.publication.publish()
-            support.log.info("published %s", self.publication.site_dir)
-        self.publication = self.search = None
+        """Publish the staged site: only now is the build known to have succeeded. MkDocs keeps
+        this plugin object for the life of the process, so nothing of this run is kept."""
+        publication, publishing = self.publication, self.publishing
+        self.__init__()
+        if publication is not None and publishing:
+            publication.publish()
+            support.log.info("published %s", publication.site_dir)
 
     def on_serve(self, server, config, builder):
         root = Path(config.config_file_path or ".").parent
