@@ -58,13 +58,12 @@ _STRINGS: dict[str, dict[str, str]] = {
         "({original}).",
     },
     "not_in_sources": {
-        "ko": "공개된 출처에는 이 내용이 없습니다.",
-        "en": "The public sources do not cover this.",
+        "ko": "이 사례는 이 부분을 기록하지 않았습니다. 아래 출처를 보세요.",
+        "en": "This case does not record this part; see the sources below.",
     },
     "partial_notice": {
-        "ko": "이 사례는 공개 출처가 다루는 부분까지만 기록했습니다. 출처에 없는 항목: {sections}.",
-        "en": "This case records only what its public sources cover. Not in the sources: "
-        "{sections}.",
+        "ko": "일부만 기록한 사례입니다. 기록하지 않은 항목: {sections}.",
+        "en": "A partial case: it does not record {sections}.",
     },
     "check_cluster": {
         "ko": "내 클러스터에도 있는지 확인하기",
