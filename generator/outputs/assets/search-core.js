@@ -1,0 +1,412 @@
+// Incident Library: the search, as generator/search/rules.yml defines it, for the browser.
+//
+// One engine for both ways the site is opened: over http it asks Pagefind which cases have a
+// word, from disk it looks the word up in cases.js; everything else (query words, synonyms,
+// typos, leaving words out, ranking, facets, the quoted passage) is this file, so both give the
+// same cases in the same order. The agent server's engine (generator/search/engine.py) follows
+// the same rules; tests/search/ runs one set of vectors through both. Loads as a classic script
+// (window.IncidentSearch) and as a Node module (for those tests).
+(function (root, factory) {
+  "use strict";
+  var api = factory();
+  if (typeof module === "object" && module.exports) module.exports = api;
+  else root.IncidentSearch = api;
+})(typeof self !== "undefined" ? self : this, function () {
+  "use strict";
+
+  var HANGUL = /^[\uac00-\ud7a3]/;
+
+  // ---- Text -> words -------------------------------------------------------------------------
+  function Analyzer(rules) {
+    this.rules = rules;
+    this.word = new RegExp(rules.word_pattern, "g");
+    this.thousands = new RegExp(rules.thousands, "g");
+    this.endings = rules.korean.endings; // longest first, as the build ordered them
+    this.endingSet = {};
+    for (var i = 0; i < this.endings.length; i++) this.endingSet[this.endings[i]] = true;
+    this.stopwords = {};
+    for (var j = 0; j < rules.stopwords.length; j++) this.stopwords[rules.stopwords[j]] = true;
+  }
+
+  Analyzer.prototype.rawWords = function (text) {
+    var normal = String(text || "").normalize("NFKC").toLowerCase().replace(this.thousands, "");
+    var found = normal.match(this.word) || [];
+    var out = [];
+    for (var i = 0; i < found.length; i++) {
+      var raw = found[i];
+      if (this.stopwords[raw]) continue;
+      if (HANGUL.test(raw) && this.endingSet[raw]) continue;
+      out.push(raw);
+    }
+    return out;
+  };
+
+  Analyzer.prototype.koreanStem = function (word) {
+    var minimum = this.rules.korean.min_stem;
+    for (var i = 0; i < this.endings.length; i++) {
+      var ending = this.endings[i];
+      if (word.length - ending.length >= minimum && word.slice(-ending.length) === ending) {
+        return word.slice(0, -ending.length);
+      }
+    }
+    return word;
+  };
+
+  Analyzer.prototype.englishStem = function (word) {
+    if (!/^[a-z]+$/.test(word)) return word; // numbers, versions, error codes as written
+    var rules = this.rules.english.rules;
+    for (var i = 0; i < rules.length; i++) {
+      var rule = rules[i];
+      if (word.slice(-rule.suffix.length) !== rule.suffix) continue;
+      var stem = word.slice(0, -rule.suffix.length);
+      if (stem.length < rule.min_stem) continue;
+      if (rule.after && !endsWithAny(stem, rule.after)) continue;
+      if (rule.not_after && endsWithAny(stem, rule.not_after)) continue;
+      return stem + rule.replace;
+    }
+    return word;
+  };
+
+  function endsWithAny(word, suffixes) {
+    for (var i = 0; i < suffixes.length; i++) {
+      if (word.slice(-suffixes[i].length) === suffixes[i]) return true;
+    }
+    return false;
+  }
+
+  Analyzer.prototype.stem = function (raw) {
+    return HANGUL.test(raw) ? this.koreanStem(raw) : this.englishStem(raw);
+  };
+
+  Analyzer.prototype.longEnough = function (word) {
+    if (HANGUL.test(word)) return word.length >= this.rules.min_length.hangul;
+    return /^[0-9]+$/.test(word) || word.length >= this.rules.min_length.latin;
+  };
+
+  Analyzer.prototype.words = function (text) {
+    var out = [];
+    var raws = this.rawWords(text);
+    for (var i = 0; i < raws.length; i++) {
+      var word = this.stem(raws[i]);
+      if (this.longEnough(word)) out.push(word);
+    }
+    return out;
+  };
+
+  // ---- Typos -----------------------------------------------------------------------------------
+  function editDistance(a, b, limit) {
+    if (Math.abs(a.length - b.length) > limit) return limit + 1;
+    var previous = [];
+    for (var j = 0; j <= b.length; j++) previous.push(j);
+    for (var i = 1; i <= a.length; i++) {
+      var current = [i];
+      var smallest = i;
+      for (var k = 1; k <= b.length; k++) {
+        var cost = a.charAt(i - 1) === b.charAt(k - 1) ? 0 : 1;
+        var value = Math.min(previous[k] + 1, current[k - 1] + 1, previous[k - 1] + cost);
+        current.push(value);
+        if (value < smallest) smallest = value;
+      }
+      if (smallest > limit) return limit + 1;
+      previous = current;
+    }
+    return previous[b.length];
+  }
+
+  function correction(word, vocabulary, rules) {
+    var typo = rules.typo;
+    var korean = HANGUL.test(word);
+    if (word.length < (korean ? typo.korean_min_length : typo.min_length)) return null;
+    var limit = 0;
+    for (var i = 0; i < typo.max_distance.length; i++) {
+      if (word.length >= typo.max_distance[i][0]) limit = typo.max_distance[i][1];
+    }
+    if (korean) limit = 1;
+    var best = null;
+    for (var w = 0; w < vocabulary.words.length; w++) {
+      var candidate = vocabulary.words[w];
+      if (HANGUL.test(candidate) !== korean || Math.abs(candidate.length - word.length) > limit) continue;
+      var distance = editDistance(word, candidate, limit);
+      if (distance > limit) continue;
+      var key = [distance, -vocabulary.freq[w], candidate];
+      if (!best || compareKeys(key, best) < 0) best = key;
+    }
+    return best ? best[2] : null;
+  }
+
+  function compareKeys(a, b) {
+    for (var i = 0; i < a.length; i++) {
+      if (a[i] < b[i]) return -1;
+      if (a[i] > b[i]) return 1;
+    }
+    return 0;
+  }
+
+  // ---- The engine ------------------------------------------------------------------------------
+  // An index: { size, docs: [{id, lead: [words], terms: {facet: [ids]}, order}], synonyms:
+  // {word: [words]}, postings(word) -> Promise<Set of doc positions>, vocabulary() ->
+  // Promise<{words, freq}> }. Postings follow Pagefind's rule: the cases with a word that starts
+  // with `word`, or, when no indexed word does, those with the longest indexed word it starts with.
+
+  function Engine(rules, index) {
+    this.rules = rules;
+    this.analyzer = new Analyzer(rules);
+    this.index = index;
+    this.cache = {};
+  }
+
+  Engine.prototype.postings = function (word) {
+    var cache = this.cache;
+    if (!cache[word]) cache[word] = Promise.resolve(this.index.postings(word));
+    return cache[word];
+  };
+
+  // The query's words, each with its alternatives: the word (or, when it matches nothing, the
+  // indexed word it is probably a typo of) and its synonyms. Past the cap, words are ignored.
+  Engine.prototype.groups = function (query) {
+    var self = this;
+    var rules = this.rules;
+    var raws = this.analyzer.rawWords(query);
+    var seen = {};
+    var planned = [];
+    var ignored = [];
+    for (var i = 0; i < raws.length; i++) {
+      var word = this.analyzer.stem(raws[i]);
+      if (!word || !this.analyzer.longEnough(word) || seen[word]) continue;
+      seen[word] = true;
+      if (planned.length >= rules.max_query_words) ignored.push(raws[i]);
+      else planned.push({ typed: raws[i], word: word });
+    }
+    return Promise.all(
+      planned.map(function (item) {
+        return self.postings(item.word).then(function (found) {
+          if (found.size) return null;
+          return Promise.resolve(self.index.vocabulary()).then(function (vocabulary) {
+            return correction(item.word, vocabulary, rules);
+          });
+        });
+      })
+    ).then(function (fixes) {
+      var groups = planned.map(function (item, i) {
+        var chosen = fixes[i] || item.word;
+        var alternatives = [chosen];
+        var synonyms = self.index.synonyms[chosen] || [];
+        for (var s = 0; s < synonyms.length; s++) {
+          if (synonyms[s] !== chosen) alternatives.push(synonyms[s]);
+        }
+        return {
+          typed: item.typed,
+          alternatives: alternatives.slice(0, rules.max_alternatives),
+          correction: fixes[i] || null,
+        };
+      });
+      return { groups: groups, ignored: ignored };
+    });
+  };
+
+  function matchesFilters(doc, filters, skip) {
+    var facets = Object.keys(filters);
+    for (var i = 0; i < facets.length; i++) {
+      var facet = facets[i];
+      var wanted = filters[facet];
+      if (facet === skip || !wanted || !wanted.length) continue;
+      var have = doc.terms[facet] || [];
+      var any = false;
+      for (var w = 0; w < wanted.length && !any; w++) any = have.indexOf(wanted[w]) !== -1;
+      if (!any) return false; // OR within a facet, AND across facets
+    }
+    return true;
+  }
+
+  function intersect(sets) {
+    var out = new Set(sets[0]);
+    for (var i = 1; i < sets.length; i++) {
+      out.forEach(function (value) { if (!sets[i].has(value)) out.delete(value); });
+    }
+    return out;
+  }
+
+  function countIn(set, allowed) {
+    var n = 0;
+    set.forEach(function (value) { if (allowed.has(value)) n++; });
+    return n;
+  }
+
+  function scoreKey(score) {
+    return Math.floor(score * 1000000 + 0.5);
+  }
+
+  Engine.prototype.search = function (query, filters) {
+    var self = this;
+    var docs = this.index.docs;
+    filters = filters || {};
+    var allowed = new Set();
+    for (var i = 0; i < docs.length; i++) if (matchesFilters(docs[i], filters, null)) allowed.add(i);
+    return this.groups(query).then(function (planned) {
+      var groups = planned.groups;
+      return Promise.all(
+        groups.map(function (group) {
+          return Promise.all(group.alternatives.map(function (a) { return self.postings(a); }));
+        })
+      ).then(function (found) {
+        var matched = [];
+        var dropped = [];
+        groups.forEach(function (group, g) {
+          var union = new Set();
+          found[g].forEach(function (set) { set.forEach(function (v) { union.add(v); }); });
+          if (union.size) matched.push({ group: group, found: union });
+          else dropped.push(group.typed);
+        });
+        // Every word if some case (within the filters) has them all; else leave out, one at a
+        // time, the word whose absence leaves the most cases, then the commoner, then the later.
+        while (matched.length > 1 && countIn(intersect(matched.map(function (m) { return m.found; })), allowed) === 0) {
+          var best = null;
+          for (var at = 0; at < matched.length; at++) {
+            var rest = matched.filter(function (_, k) { return k !== at; }).map(function (m) { return m.found; });
+            var option = [-countIn(intersect(rest), allowed), -matched[at].found.size, -at];
+            if (!best || compareKeys(option, best) < 0) best = option;
+          }
+          var drop = -best[2];
+          dropped.push(matched[drop].group.typed);
+          matched.splice(drop, 1);
+        }
+        var wordsSet;
+        if (matched.length) wordsSet = intersect(matched.map(function (m) { return m.found; }));
+        else if (!groups.length) { wordsSet = new Set(); for (var d = 0; d < docs.length; d++) wordsSet.add(d); }
+        else wordsSet = new Set();
+        var chosen = [];
+        wordsSet.forEach(function (v) { if (allowed.has(v)) chosen.push(v); });
+        var total = Math.max(docs.length, 1);
+        var weights = matched.map(function (m) { return Math.log(1 + total / m.found.size); });
+        var bonus = self.rules.lead_bonus;
+        var scores = {};
+        chosen.forEach(function (index) {
+          var lead = docs[index].lead;
+          var value = 0;
+          matched.forEach(function (m, k) {
+            var inLead = false;
+            for (var a = 0; a < m.group.alternatives.length && !inLead; a++) {
+              var alt = m.group.alternatives[a];
+              for (var w = 0; w < lead.length && !inLead; w++) inLead = lead[w].indexOf(alt) === 0;
+            }
+            value += weights[k] * (1 + bonus * (inLead ? 1 : 0));
+          });
+          scores[index] = scoreKey(value);
+        });
+        chosen.sort(function (a, b) {
+          if (matched.length && scores[a] !== scores[b]) return scores[b] - scores[a];
+          return docs[a].order - docs[b].order;
+        });
+        var counts = {};
+        var facets = {};
+        docs.forEach(function (doc) { Object.keys(doc.terms).forEach(function (f) { facets[f] = true; }); });
+        Object.keys(facets).sort().forEach(function (facet) {
+          var tally = {};
+          wordsSet.forEach(function (index) {
+            var doc = docs[index];
+            if (!matchesFilters(doc, filters, facet)) return;
+            (doc.terms[facet] || []).forEach(function (term) { tally[term] = (tally[term] || 0) + 1; });
+          });
+          counts[facet] = tally;
+        });
+        var weightOf = {};
+        matched.forEach(function (m, k) { weightOf[m.group.typed] = weights[k]; });
+        return {
+          positions: chosen,
+          ids: chosen.map(function (index) { return docs[index].id; }),
+          total: chosen.length,
+          counts: counts,
+          groups: matched.map(function (m) { return m.group; }),
+          dropped: dropped,
+          ignored: planned.ignored,
+          corrections: groups.filter(function (g) { return g.correction; }).map(function (g) { return [g.typed, g.correction]; }),
+          weights: weightOf,
+        };
+      });
+    });
+  };
+
+  // The sentence that best shows why a case matched: the most weight of matched query words
+  // (the first of equals), with those words marked as [start, end) in the sentence.
+  Engine.prototype.passage = function (sentences, groups, weights) {
+    var best = null;
+    for (var p = 0; p < sentences.length; p++) {
+      var found = this.marks(sentences[p], groups);
+      if (!found.marks.length) continue;
+      var value = 0;
+      found.matched.forEach(function (group) {
+        value += weights && weights[group.typed] !== undefined ? weights[group.typed] : 1;
+      });
+      if (!best || scoreKey(value) > scoreKey(best.value)) {
+        best = { value: value, text: sentences[p], marks: found.marks };
+      }
+    }
+    return best ? { text: best.text, marks: best.marks } : null;
+  };
+
+  Engine.prototype.marks = function (sentence, groups) {
+    var lowered = sentence.toLowerCase();
+    var pattern = new RegExp(this.rules.word_pattern, "g");
+    var marks = [];
+    var matched = [];
+    var match;
+    while ((match = pattern.exec(lowered)) !== null) {
+      var word = this.analyzer.stem(match[0]);
+      var hit = false;
+      for (var g = 0; g < groups.length; g++) {
+        var group = groups[g];
+        for (var a = 0; a < group.alternatives.length; a++) {
+          if (word.indexOf(group.alternatives[a]) === 0) {
+            hit = true;
+            if (matched.indexOf(group) === -1) matched.push(group);
+            break;
+          }
+        }
+      }
+      if (hit) marks.push([match.index, match.index + match[0].length]);
+    }
+    return { marks: marks, matched: matched };
+  };
+
+  // ---- Postings from words kept in memory (the disk engine, and tests) -------------------------
+  function MemoryPostings(docWords) {
+    var table = {};
+    for (var d = 0; d < docWords.length; d++) {
+      for (var w = 0; w < docWords[d].length; w++) {
+        var word = docWords[d][w];
+        (table[word] || (table[word] = [])).push(d);
+      }
+    }
+    this.table = table;
+    this.sorted = Object.keys(table).sort();
+  }
+
+  MemoryPostings.prototype.lookup = function (word) {
+    var found = new Set();
+    var lo = 0;
+    var hi = this.sorted.length;
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (this.sorted[mid] < word) lo = mid + 1; else hi = mid; }
+    for (var i = lo; i < this.sorted.length && this.sorted[i].indexOf(word) === 0; i++) {
+      this.table[this.sorted[i]].forEach(function (d) { found.add(d); });
+    }
+    if (found.size) return found;
+    for (var end = word.length - 1; end > 0; end--) {
+      var exact = this.table[word.slice(0, end)];
+      if (exact) return new Set(exact);
+    }
+    return found;
+  };
+
+  MemoryPostings.prototype.vocabulary = function () {
+    var table = this.table;
+    return { words: this.sorted, freq: this.sorted.map(function (w) { return new Set(table[w]).size; }) };
+  };
+
+  return {
+    Analyzer: Analyzer,
+    Engine: Engine,
+    MemoryPostings: MemoryPostings,
+    editDistance: editDistance,
+    correction: correction,
+  };
+});

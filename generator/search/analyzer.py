@@ -1,0 +1,145 @@
+"""Text -> search words, by the rules in rules.yml. Must match `analyze` in search-core.js:
+tests/search/ runs the same vectors through both."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import yaml
+
+HANGUL = re.compile("[가-힣]")
+
+
+@lru_cache(maxsize=1)
+def rules() -> dict[str, Any]:
+    """The rules, as read from rules.yml (the browser gets the same data as JSON)."""
+    text = (resources.files("generator.search") / "rules.yml").read_text(encoding="utf-8")
+    return yaml.safe_load(text)
+
+
+@dataclass(frozen=True)
+class Analyzer:
+    """Turns text into the words documents are indexed by and queries are matched with."""
+
+    word: re.Pattern
+    thousands: re.Pattern
+    endings: tuple[str, ...]  # longest first
+    min_stem: int
+    english: tuple[dict, ...]
+    stopwords: frozenset[str]
+    suffix_min: int
+    suffix_from: int
+    min_latin: int
+    min_hangul: int
+
+    @classmethod
+    def from_rules(cls, data: dict[str, Any] | None = None) -> Analyzer:
+        data = data or rules()
+        korean = data["korean"]
+        endings = sorted(set(korean["endings"]), key=lambda e: (-len(e), e))
+        return cls(
+            word=re.compile(data["word_pattern"]),
+            thousands=re.compile(data["thousands"]),
+            endings=tuple(endings),
+            min_stem=korean["min_stem"],
+            english=tuple(data["english"]["rules"]),
+            stopwords=frozenset(data["stopwords"]),
+            suffix_min=korean["suffix_min_syllables"],
+            suffix_from=korean["suffix_from_syllables"],
+            min_latin=data["min_length"]["latin"],
+            min_hangul=data["min_length"]["hangul"],
+        )
+
+    def raw_words(self, text: str) -> list[str]:
+        """The words of `text` as written (normalised, lower case), stopwords and bare Korean
+        endings left out."""
+        text = self.thousands.sub("", unicodedata.normalize("NFKC", text).lower())
+        return [
+            raw
+            for raw in self.word.findall(text)
+            if raw not in self.stopwords and not (HANGUL.match(raw) and raw in self.ending_set)
+        ]
+
+    def stem(self, raw: str) -> str:
+        return self.korean_stem(raw) if HANGUL.match(raw) else self.english_stem(raw)
+
+    def long_enough(self, word: str) -> bool:
+        if HANGUL.match(word):
+            return len(word) >= self.min_hangul
+        return word.isdigit() or len(word) >= self.min_latin
+
+    def words(self, text: str) -> list[str]:
+        """The words of `text`, each reduced to the form that is matched: a query's words."""
+        return [word for raw in self.raw_words(text) if self.long_enough(word := self.stem(raw))]
+
+    def document_words(self, text: str) -> list[str]:
+        """The words a document is indexed by: each word's stem, a Korean word also as written,
+        and the tails of long Korean words."""
+        out = []
+        for raw in self.raw_words(text):
+            word = self.stem(raw)
+            if self.long_enough(word):
+                out.append(word)
+            if HANGUL.match(raw):
+                if word != raw and self.long_enough(raw):
+                    out.append(raw)
+                if len(raw) >= self.suffix_from:
+                    tails = (raw[i:] for i in range(1, len(raw) - self.suffix_min + 1))
+                    out.extend(t for t in tails if t not in self.ending_set)
+        return out
+
+    @property
+    def ending_set(self) -> frozenset[str]:
+        return frozenset(self.endings)
+
+    def korean_stem(self, word: str) -> str:
+        for ending in self.endings:
+            if word.endswith(ending) and len(word) - len(ending) >= self.min_stem:
+                return word[: -len(ending)]
+        return word
+
+    def english_stem(self, word: str) -> str:
+        if not word.isalpha():
+            return word  # numbers, versions, error codes are matched as written
+        for rule in self.english:
+            suffix = rule["suffix"]
+            if not word.endswith(suffix):
+                continue
+            stem = word[: -len(suffix)]
+            if len(stem) < rule["min_stem"]:
+                continue
+            if "after" in rule and not stem.endswith(tuple(rule["after"])):
+                continue
+            if "not_after" in rule and stem.endswith(tuple(rule["not_after"])):
+                continue
+            return stem + rule["replace"]
+        return word
+
+
+@lru_cache(maxsize=1)
+def default_analyzer() -> Analyzer:
+    return Analyzer.from_rules()
+
+
+def browser_rules() -> dict[str, Any]:
+    """The rules as the browser's engine reads them (search-core.js): the same data, with the
+    Korean endings already in the order they are tried."""
+    data = rules()
+    analyzer = default_analyzer()
+    return {
+        "word_pattern": data["word_pattern"],
+        "thousands": data["thousands"],
+        "min_length": data["min_length"],
+        "korean": {"endings": list(analyzer.endings), "min_stem": analyzer.min_stem},
+        "english": data["english"],
+        "stopwords": sorted(analyzer.stopwords),
+        "max_query_words": data["max_query_words"],
+        "max_alternatives": data["max_alternatives"],
+        "typo": data["typo"],
+        "lead_bonus": data["lead_bonus"],
+    }

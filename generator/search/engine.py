@@ -1,0 +1,314 @@
+"""The search engine, as the rules in rules.yml define it: used by the agent server, and the
+reference the browser's engine (outputs/assets/search-core.js) is tested against.
+
+A corpus is one language's cases, each with the words it is indexed by (`words`), the words of its
+lead (titles, summaries, the names of its terms), its terms and its place in the library's order.
+A query becomes groups of alternatives (the word, its synonyms, a correction); a case matches a
+group when it has a word that starts with one of the alternatives (Pagefind's rule: and when no
+indexed word starts with it, the longest indexed word that the alternative starts with). Cases
+must match every group, and the groups that make that impossible are left out one by one.
+Facets combine with OR within a facet and AND across facets.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from bisect import bisect_left
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .analyzer import HANGUL, Analyzer, default_analyzer, rules
+
+
+@dataclass(frozen=True)
+class Document:
+    id: str
+    words: frozenset[str]  # every word the case is indexed by, lead included
+    lead: tuple[str, ...]  # the words of its titles, summaries and term names
+    terms: Mapping[str, tuple[str, ...]]  # facet -> term ids
+    order: int  # position in the library's order, newest first
+
+
+@dataclass(frozen=True)
+class Group:
+    """One query word: what was typed, and the words any of which a case must have."""
+
+    typed: str
+    alternatives: tuple[str, ...]
+    correction: str | None = None  # the indexed word a typo was taken for
+
+
+@dataclass(frozen=True)
+class Result:
+    ids: tuple[str, ...]  # every matching case, best first
+    total: int
+    counts: Mapping[str, Mapping[str, int]]  # facet -> term -> cases it would give
+    groups: tuple[Group, ...]  # the groups used
+    dropped: tuple[str, ...]  # words left out, as typed
+    ignored: tuple[str, ...]  # words past the cap, as typed
+    corrections: tuple[tuple[str, str], ...]  # (typed, taken as)
+    weights: Mapping[str, float] = field(default_factory=dict)  # typed word -> its weight
+
+
+def synonym_groups(extra: Iterable[Iterable[str]] = (), analyzer: Analyzer | None = None):
+    """Word -> the other words of its synonym groups (the reviewed list, then `extra`, such as
+    the taxonomy's term names), all analysed. Groups that share a word are not merged."""
+    analyzer = analyzer or default_analyzer()
+    minimum = rules()["min_synonym_length"]
+    table: dict[str, list[str]] = {}
+    for group in [*rules()["synonyms"], *extra]:
+        words = []
+        for name in group:
+            analysed = analyzer.words(str(name))
+            if len(analysed) == 1 and analysed[0] not in words:
+                words.append(analysed[0])
+        for word in words:
+            table.setdefault(word, [])
+            for other in words:
+                if other != word and len(other) >= minimum and other not in table[word]:
+                    table[word].append(other)
+    return {word: tuple(others) for word, others in table.items()}
+
+
+class Corpus:
+    """One language's cases, indexed for the engine."""
+
+    def __init__(
+        self, documents: Sequence[Document], synonyms: Mapping[str, tuple[str, ...]] | None = None
+    ) -> None:
+        self.documents = tuple(documents)
+        postings: dict[str, set[int]] = {}
+        for index, document in enumerate(self.documents):
+            for word in document.words:
+                postings.setdefault(word, set()).add(index)
+        self.vocabulary = tuple(sorted(postings))
+        self._postings = {word: frozenset(found) for word, found in postings.items()}
+        self.by_id = {d.id: i for i, d in enumerate(self.documents)}
+        # A synonym no case has a word for is never searched: it would only find what the
+        # longest indexed word it starts with finds ("outofmemory" finding "out").
+        self.synonyms = {
+            word: kept
+            for word, others in (synonyms or {}).items()
+            if (kept := tuple(o for o in others if self.has_prefix(o)))
+        }
+
+    def frequency(self, word: str) -> int:
+        return len(self._postings.get(word, ()))
+
+    def has_prefix(self, word: str) -> bool:
+        at = bisect_left(self.vocabulary, word)
+        return at < len(self.vocabulary) and self.vocabulary[at].startswith(word)
+
+    def postings(self, word: str) -> frozenset[int]:
+        """Cases with a word that starts with `word`; when no indexed word does, the cases with
+        the longest indexed word that `word` starts with (what Pagefind does)."""
+        found: set[int] = set()
+        at = bisect_left(self.vocabulary, word)
+        while at < len(self.vocabulary) and self.vocabulary[at].startswith(word):
+            found |= self._postings[self.vocabulary[at]]
+            at += 1
+        if found:
+            return frozenset(found)
+        for end in range(len(word) - 1, 0, -1):
+            exact = self._postings.get(word[:end])
+            if exact:
+                return exact
+        return frozenset()
+
+
+def edit_distance(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance, or limit + 1 as soon as it must exceed `limit`."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        if min(current) > limit:
+            return limit + 1
+        previous = current
+    return previous[-1]
+
+
+def correction(word: str, corpus: Corpus) -> str | None:
+    """The indexed word a typo was probably meant as: within the distance its length allows,
+    the most frequent, then the first in order."""
+    typo = rules()["typo"]
+    korean = bool(HANGUL.match(word))
+    if len(word) < (typo["korean_min_length"] if korean else typo["min_length"]):
+        return None
+    limit = 0
+    for length, distance in typo["max_distance"]:
+        if len(word) >= length:
+            limit = distance
+    if korean:
+        limit = 1
+    best: tuple[int, int, str] | None = None
+    for candidate in corpus.vocabulary:
+        if bool(HANGUL.match(candidate)) != korean or abs(len(candidate) - len(word)) > limit:
+            continue
+        distance = edit_distance(word, candidate, limit)
+        if distance <= limit:
+            key = (distance, -corpus.frequency(candidate), candidate)
+            if best is None or key < best:
+                best = key
+    return best[2] if best else None
+
+
+def query_groups(query: str, corpus: Corpus, analyzer: Analyzer | None = None):
+    """(groups, ignored words): the query's words, each with its alternatives."""
+    analyzer = analyzer or default_analyzer()
+    cap = rules()["max_query_words"]
+    most = rules()["max_alternatives"]
+    groups: list[Group] = []
+    ignored: list[str] = []
+    seen: set[str] = set()
+    for raw in analyzer.raw_words(query):
+        word = analyzer.stem(raw)
+        if not word or not analyzer.long_enough(word) or word in seen:
+            continue
+        seen.add(word)
+        if len(groups) >= cap:
+            ignored.append(raw)
+            continue
+        fixed = None
+        if not corpus.postings(word):
+            fixed = correction(word, corpus)  # a word that matches nothing: probably a typo
+        chosen = fixed or word
+        alternatives = [chosen, *(s for s in corpus.synonyms.get(chosen, ()) if s != chosen)]
+        groups.append(Group(raw, tuple(alternatives[:most]), fixed))
+    return tuple(groups), tuple(ignored)
+
+
+def _matches_filters(
+    document: Document, filters: Mapping[str, Sequence[str]], skip: str = ""
+) -> bool:
+    """OR within a facet, AND across facets; `skip` leaves one facet out (for its counts)."""
+    for facet, wanted in filters.items():
+        if facet == skip or not wanted:
+            continue
+        if not set(wanted) & set(document.terms.get(facet, ())):
+            return False
+    return True
+
+
+def _score_key(score: float) -> int:
+    # Sums of logarithms may differ in the last bit between runtimes; compare rounded (half up,
+    # as JavaScript's Math.round does).
+    return math.floor(score * 1_000_000 + 0.5)
+
+
+def search(
+    corpus: Corpus,
+    query: str,
+    filters: Mapping[str, Sequence[str]] | None = None,
+    analyzer: Analyzer | None = None,
+) -> Result:
+    filters = {f: tuple(v) for f, v in (filters or {}).items() if v}
+    documents = corpus.documents
+    allowed = frozenset(i for i, d in enumerate(documents) if _matches_filters(d, filters))
+    groups, ignored = query_groups(query, corpus, analyzer)
+    matched: list[tuple[Group, frozenset[int]]] = []
+    dropped: list[str] = []
+    for group in groups:
+        found = frozenset().union(*(corpus.postings(a) for a in group.alternatives))
+        if found:
+            matched.append((group, found))
+        else:
+            dropped.append(group.typed)
+    # Every group if any case has them all (within the filters); else leave out, one at a time,
+    # the group whose absence leaves the most cases (then the commoner, then the later one).
+    while len(matched) > 1 and not (allowed & frozenset.intersection(*(f for _, f in matched))):
+        options = []
+        for at in range(len(matched)):
+            rest = [f for i, (_, f) in enumerate(matched) if i != at]
+            left = len(allowed & frozenset.intersection(*rest))
+            options.append((-left, -len(matched[at][1]), -at))
+        drop = -min(options)[2]
+        dropped.append(matched[drop][0].typed)
+        del matched[drop]
+    if matched:
+        words_set = frozenset.intersection(*(f for _, f in matched))
+    else:
+        words_set = frozenset(range(len(documents))) if not groups else frozenset()
+    chosen = words_set & allowed
+    total = max(len(documents), 1)
+    weights = [math.log(1 + total / len(f)) for _, f in matched]
+    bonus = rules()["lead_bonus"]
+
+    def score(index: int) -> float:
+        lead = documents[index].lead
+        value = 0.0
+        for (group, _), weight in zip(matched, weights, strict=True):
+            in_lead = any(w.startswith(a) for a in group.alternatives for w in lead)
+            value += weight * (1 + bonus * in_lead)
+        return value
+
+    if matched:
+        ranked = sorted(chosen, key=lambda i: (-_score_key(score(i)), documents[i].order))
+    else:
+        ranked = sorted(chosen, key=lambda i: documents[i].order)
+    counts: dict[str, dict[str, int]] = {}
+    facets = {f for d in documents for f in d.terms}
+    for facet in sorted(facets):
+        tally: dict[str, int] = {}
+        for index in words_set:
+            document = documents[index]
+            if _matches_filters(document, filters, skip=facet):
+                for term in document.terms.get(facet, ()):
+                    tally[term] = tally.get(term, 0) + 1
+        counts[facet] = dict(sorted(tally.items()))
+    return Result(
+        ids=tuple(documents[i].id for i in ranked),
+        total=len(ranked),
+        counts=counts,
+        groups=tuple(g for g, _ in matched),
+        dropped=tuple(dropped),
+        ignored=ignored,
+        corrections=tuple((g.typed, g.correction) for g in groups if g.correction),
+        weights={g.typed: w for (g, _), w in zip(matched, weights, strict=True)},
+    )
+
+
+@dataclass(frozen=True)
+class Passage:
+    text: str
+    marks: tuple[tuple[int, int], ...] = field(default=())  # [start, end) of matched words
+
+
+_SPAN = re.compile(rules()["word_pattern"])
+
+
+def passage(
+    sentences: Sequence[str],
+    groups: Sequence[Group],
+    weights: Mapping[str, float] | None = None,
+    analyzer: Analyzer | None = None,
+) -> Passage | None:
+    """The sentence that best shows why a case matched: the one with the most weight of
+    matched query words (the first of equals), with those words marked."""
+    analyzer = analyzer or default_analyzer()
+    best: tuple[float, int, Passage] | None = None
+    for position, sentence in enumerate(sentences):
+        marks, matched = _marks(sentence, groups, analyzer)
+        if not marks:
+            continue
+        value = sum((weights or {}).get(g.typed, 1.0) for g in matched)
+        if best is None or _score_key(value) > _score_key(best[0]):
+            best = (value, position, Passage(sentence, tuple(marks)))
+    return best[2] if best else None
+
+
+def _marks(sentence: str, groups: Sequence[Group], analyzer: Analyzer):
+    lowered = sentence.lower()
+    marks: list[tuple[int, int]] = []
+    matched: list[Group] = []
+    for match in _SPAN.finditer(lowered):
+        word = analyzer.stem(match.group())
+        hit = [g for g in groups if any(word.startswith(a) for a in g.alternatives)]
+        if hit:
+            marks.append((match.start(), match.end()))
+            matched.extend(g for g in hit if g not in matched)
+    return marks, matched

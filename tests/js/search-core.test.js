@@ -1,0 +1,73 @@
+// The browser's search engine (generator/outputs/assets/search-core.js) against the search
+// vectors, in Node's test runner. tests/search/test_search_js.py writes the data this reads: the
+// rules as the browser gets them, and the vectors' corpus as the build indexes it.
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const fs = require("node:fs");
+const path = require("node:path");
+
+const core = require(path.join(__dirname, "../../generator/outputs/assets/search-core.js"));
+const data = JSON.parse(fs.readFileSync(process.env.SEARCH_VECTORS_JSON, "utf8"));
+const analyzer = new core.Analyzer(data.rules);
+
+function index() {
+  const postings = new core.MemoryPostings(data.corpus.map((d) => d.words));
+  return {
+    size: data.corpus.length,
+    docs: data.corpus,
+    synonyms: data.synonyms,
+    postings: (word) => postings.lookup(word),
+    vocabulary: () => postings.vocabulary(),
+  };
+}
+
+for (const vector of data.vectors.words) {
+  test(`query words: ${vector.text}`, () => {
+    assert.deepEqual(analyzer.words(vector.text), vector.words);
+  });
+}
+
+for (const vector of data.vectors.searches) {
+  test(`search: ${vector.query || JSON.stringify(vector.filters || {})}`, async () => {
+    const engine = new core.Engine(data.rules, index());
+    const result = await engine.search(vector.query, vector.filters || {});
+    assert.deepEqual(result.ids, vector.ids);
+    assert.deepEqual(result.dropped, vector.dropped || []);
+    assert.deepEqual(result.corrections, vector.corrections || []);
+    for (const [facet, expected] of Object.entries(vector.counts || {})) {
+      assert.deepEqual(result.counts[facet], expected);
+    }
+  });
+}
+
+for (const vector of data.vectors.passages) {
+  test(`passage: ${vector.query}`, async () => {
+    const engine = new core.Engine(data.rules, index());
+    const planned = await engine.groups(vector.query);
+    const found = engine.passage(vector.sentences, planned.groups, null);
+    assert.equal(found.text, vector.text);
+    assert.deepEqual(found.marks, vector.marks);
+  });
+}
+
+test("the Python engine's results on the library's own queries", async () => {
+  // Written by the same Python test: every query of tests/site/search_queries.yml against the
+  // repository's library, as generator/search/engine.py answers them.
+  if (!data.library) return;
+  for (const lang of Object.keys(data.library)) {
+    const library = data.library[lang];
+    const postings = new core.MemoryPostings(library.docs.map((d) => d.words));
+    const engine = new core.Engine(data.rules, {
+      size: library.docs.length,
+      docs: library.docs,
+      synonyms: library.synonyms,
+      postings: (word) => postings.lookup(word),
+      vocabulary: () => postings.vocabulary(),
+    });
+    for (const [query, expected] of library.answers) {
+      const result = await engine.search(query, {});
+      assert.deepEqual(result.ids, expected, `${lang}: ${query}`);
+    }
+  }
+});

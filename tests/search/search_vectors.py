@@ -1,0 +1,37 @@
+"""The search vectors (generator/search/vectors.yml) as data both implementations read: the
+corpus's words worked out by the Python analyser, as the build does for the site."""
+
+from __future__ import annotations
+
+from importlib import resources
+from types import MappingProxyType
+
+import yaml
+
+from generator.search.analyzer import default_analyzer
+from generator.search.engine import Corpus, Document, synonym_groups
+
+
+def vectors() -> dict:
+    text = (resources.files("generator.search") / "vectors.yml").read_text(encoding="utf-8")
+    return yaml.safe_load(text)
+
+
+def corpus() -> Corpus:
+    data = vectors()
+    analyzer = default_analyzer()
+    documents = []
+    for order, case in enumerate(data["corpus"]):
+        lead = analyzer.document_words(case["lead"])
+        body = analyzer.document_words(case["body"])
+        terms = {facet: tuple(ids) for facet, ids in case["terms"].items()}
+        documents.append(
+            Document(
+                id=case["id"],
+                words=frozenset(body) | frozenset(lead),
+                lead=tuple(sorted(set(lead))),
+                terms=MappingProxyType(terms),
+                order=order,
+            )
+        )
+    return Corpus(documents, synonym_groups(data["synonyms"], analyzer))

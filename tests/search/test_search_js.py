@@ -1,0 +1,72 @@
+"""The browser's engine (search-core.js) runs the same vectors in Node's test runner, and agrees
+with the Python engine on the repository's own library and query set."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from datetime import date
+
+import pytest
+import yaml
+from conftest import REPO
+from search_vectors import corpus, vectors
+
+from generator.build.check import check_project
+from generator.load.project import ProjectPaths
+from generator.model.library import build_library
+from generator.search.analyzer import browser_rules
+from generator.search.corpus import build_corpus
+from generator.search.engine import search
+
+NODE = shutil.which("node")
+
+
+def documents(found) -> list[dict]:
+    return [
+        {
+            "id": d.id,
+            "words": sorted(d.words),
+            "lead": list(d.lead),
+            "terms": {f: list(ids) for f, ids in d.terms.items()},
+            "order": d.order,
+        }
+        for d in found.documents
+    ]
+
+
+@pytest.mark.skipif(NODE is None, reason="Node.js runs the browser modules' tests")
+def test_the_browser_engine_passes_the_vectors_and_agrees_with_python(tmp_path):
+    small = corpus()
+    checked = check_project(ProjectPaths.at(REPO), date.today())
+    library = build_library(checked.taxonomy, checked.result.incidents)
+    queries = yaml.safe_load((REPO / "tests" / "site" / "search_queries.yml").read_text())
+    answers = {}
+    for lang in ("ko", "en"):
+        built = build_corpus(library, lang)
+        answers[lang] = {
+            "docs": documents(built.corpus),
+            "synonyms": {w: list(o) for w, o in built.corpus.synonyms.items()},
+            "answers": [
+                [q["query"], list(search(built.corpus, q["query"]).ids)] for q in queries[lang]
+            ],
+        }
+    data = {
+        "rules": browser_rules(),
+        "corpus": documents(small),
+        "synonyms": {w: list(o) for w, o in small.synonyms.items()},
+        "vectors": vectors(),
+        "library": answers,
+    }
+    path = tmp_path / "vectors.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    done = subprocess.run(
+        [NODE, "--test", str(REPO / "tests" / "js")],
+        env={"SEARCH_VECTORS_JSON": str(path), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    assert "# fail 0" in done.stdout
