@@ -10,6 +10,8 @@ the build waiting forever; a command has an exit status, a timeout and an error 
 
 from __future__ import annotations
 
+import gzip
+import json
 import os
 import shutil
 import subprocess
@@ -20,6 +22,8 @@ from pathlib import Path
 
 from ..languages import LANGS
 
+# The fragment -> case map the browser reads beside Pagefind's own files.
+FRAGMENT_MAP = "cases.json"
 UNUSED_BUNDLE_FILES = (
     # Pagefind's own interfaces; the library has its own, so they would only add bytes.
     "pagefind-ui",
@@ -72,10 +76,27 @@ def index_language(documents: Path, output: Path, timeout: float | None = None) 
     for unused in UNUSED_BUNDLE_FILES:
         for path in output.glob(unused + ".*"):
             path.unlink()
-    count = sum(1 for _ in (output / "fragment").glob("*.pf_fragment"))
-    if count == 0:
+    cases = fragment_cases(output)
+    if not cases:
         raise SearchIndexError(f"Pagefind indexed no pages in {documents}")
-    return count
+    (output / FRAGMENT_MAP).write_text(
+        json.dumps(cases, sort_keys=True, separators=(",", ":")), encoding="utf-8"
+    )
+    return len(cases)
+
+
+def fragment_cases(output: Path) -> dict[str, str]:
+    """Pagefind's result id (its fragment's name) -> the case it is, from each fragment's URL.
+
+    The browser needs only which cases have a word, so with this map a search costs the word's
+    index chunk and no fragment at all (reading a result's data is one request per result)."""
+    cases = {}
+    for path in sorted((output / "fragment").glob("*.pf_fragment")):
+        data = gzip.decompress(path.read_bytes())
+        start = data.index(b"{")  # after Pagefind's "pagefind_dcd" signature
+        url = json.loads(data[start:])["url"]
+        cases[path.name.removesuffix(".pf_fragment")] = url.rsplit("/", 1)[-1].removesuffix(".html")
+    return cases
 
 
 class SearchIndex:

@@ -22,11 +22,13 @@ from ..model.library import Library, build_library
 from ..outputs.assets import SCRIPTS, STYLESHEETS, asset_files
 from ..outputs.exports import api_files, atom_feed
 from ..outputs.graph import Layout, graph_payload, layout_terms
-from ..outputs.search_data import as_script, cases_payload, terms_payload
+from ..outputs.search_data import as_script, search_files
 from ..outputs.search_documents import search_document
+from ..pages import urls
 from ..pages.build import SiteOptions, build_pages
-from ..pages.kinds import CasePage, Page
+from ..pages.kinds import Page
 from ..render.renderer import Renderer
+from ..search.corpus import SearchCorpus, build_corpora
 from ..validate.diagnostics import Diagnostic
 from .check import check_project
 from .check_cache import CheckCache
@@ -63,6 +65,7 @@ class Site:
     nav: tuple[NavSection, ...]
     warnings: tuple[Diagnostic, ...]
     layout: Layout
+    corpora: Mapping[str, SearchCorpus] = field(default_factory=dict)  # lang -> search corpus
     stylesheets: tuple[str, ...] = STYLESHEETS
     scripts: tuple[str, ...] = SCRIPTS
     _by_url: Mapping[str, Page] = field(default_factory=dict, repr=False, compare=False)
@@ -75,10 +78,10 @@ class Site:
         return zlib.decompress(self.contents[url]).decode("utf-8")
 
     def search_documents(self) -> Iterator[tuple[str, str]]:
-        """(URL, document) for every case page, for the search index."""
-        for page in self.pages:
-            if isinstance(page, CasePage):
-                yield page.url, search_document(page.lang, self.content(page.url))
+        """(case page URL, document) for every case in every language, for Pagefind."""
+        for lang, search in self.corpora.items():
+            for document in search.corpus.documents:
+                yield urls.case(lang, document.id), search_document(document.words)
 
     def changed_since(self, previous: Site | None) -> frozenset[str]:
         """URLs of pages whose content differs from `previous` (every page when there is none)."""
@@ -112,7 +115,8 @@ def build(
     _check_unique_urls(pages)
     contents = _render(library, options, pages, executor, previous)
     layout = layout_terms(library, previous.layout if previous is not None else None)
-    files = _files(library, options, layout, outputs)
+    corpora = build_corpora(library)
+    files = _files(library, options, layout, corpora, outputs)
     nav = tuple(
         NavSection(lang, AUTONYMS[lang], tuple(p.url for p in pages if p.in_nav and p.lang == lang))
         for lang in LANGS
@@ -126,6 +130,7 @@ def build(
         nav=nav,
         warnings=warnings,
         layout=layout,
+        corpora=MappingProxyType(corpora),
         _by_url=MappingProxyType({p.url: p for p in pages}),
     )
 
@@ -177,15 +182,19 @@ def _render(
     return {p.url: rendered.get(p.url) or reused[p.url] for p in pages}
 
 
-def _files(library: Library, options: SiteOptions, layout: Layout, outputs: bool) -> dict:
+def _files(
+    library: Library,
+    options: SiteOptions,
+    layout: Layout,
+    corpora: dict[str, SearchCorpus],
+    outputs: bool,
+) -> dict:
     files: dict[str, bytes] = dict(asset_files(library.taxonomy))
+    for path, script in search_files(library, corpora).items():
+        files[path] = script.encode("utf-8")
     for lang in LANGS:
-        for name, payload in (
-            ("terms", terms_payload(library, lang)),
-            ("cases", cases_payload(library, lang)),
-            ("graph", graph_payload(library, lang, layout)),
-        ):
-            files[f"{lang}/search/{name}.js"] = as_script(name, payload).encode("utf-8")
+        graph = as_script("graph", graph_payload(library, lang, layout))
+        files[f"{lang}/search/graph.js"] = graph.encode("utf-8")
     if outputs:
         for path, text in api_files(library).items():
             files[path] = text.encode("utf-8")

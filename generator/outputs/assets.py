@@ -9,8 +9,16 @@ from ..model.taxonomy import Taxonomy
 
 # In the order pages load them; paths are site-relative.
 STYLESHEETS = ("assets/library.css", "assets/facets.css")
-SCRIPTS = ("assets/language.js", "assets/library.js", "assets/graph.js")
-_SHIPPED = ("library.css", "language.js", "library.js", "graph.js", "theme.js", "theme-body.js")
+SCRIPTS = ("assets/language.js", "assets/search-core.js", "assets/library.js", "assets/graph.js")
+_SHIPPED = (
+    "library.css",
+    "language.js",
+    "search-core.js",
+    "library.js",
+    "graph.js",
+    "theme.js",
+    "theme-body.js",
+)
 
 
 def facet_styles(taxonomy: Taxonomy) -> str:

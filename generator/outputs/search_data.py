@@ -1,28 +1,32 @@
-"""Data for the library page's live filtering, shipped as classic scripts. Pure.
+"""Data for the library page's live search and filtering, shipped as classic scripts. Pure.
 
-Two files per language, both plain `<script src>` files so they load from `file://` too:
-- `terms.js`: facets, term labels and every name readers may type (for recommended filters and
-  for labelling chips), and the interface strings; small, loaded on every library page.
-- `cases.js`: every case with its text, for searching and filtering when Pagefind cannot load
-  (a site opened from disk); loaded only there.
+Every file is a plain `<script src>` file, so it loads from `file://` too. Per language, under
+`<lang>/search/`:
+- `terms.js`: facets, term labels and every name readers may type (recommended filters, chip
+  labels), the interface strings and the search rules; small, loaded on every library page.
+- `index.js`: what the engine needs of every case, whichever way the site is opened: its terms
+  (facets and their counts) and the words of its lead (ranking), plus the synonyms. Loaded on
+  the reader's first search.
+- `words.js`: every indexed word and the cases that have it, for a site opened from disk, where
+  Pagefind cannot load; `vocab.js`: the words and how many cases have each, for the typo
+  correction over http (loaded only when a query word matches nothing).
+- `text/<id>.js`: one case's card and the sentences a result may quote; loaded for the cards
+  shown.
+
+All of it is the corpus of generator/search, written out: the browser analyses queries, never
+documents.
 """
 
 from __future__ import annotations
 
 import json
-import re
 
-from ..model.incident import SECTIONS
-from ..model.library import Library, order_key
+from ..model.incident import Incident
+from ..model.library import Library
 from ..pages import urls
 from ..render.strings import strings_for
-
-_MARKUP = re.compile(r"[`*_#>\[\]()]|https?://\S+")
-
-
-def plain_text(markdown: str) -> str:
-    """Markdown reduced to words for searching."""
-    return " ".join(_MARKUP.sub(" ", markdown).split())
+from ..search.analyzer import Analyzer, browser_rules, default_analyzer
+from ..search.corpus import SearchCorpus
 
 
 def terms_payload(library: Library, lang: str) -> dict:
@@ -57,44 +61,117 @@ def terms_payload(library: Library, lang: str) -> dict:
         "graph": list(library.taxonomy.graph),
         "facets": facets,
         "strings": strings_for(lang),
+        "rules": browser_rules(),
     }
 
 
-def cases_payload(library: Library, lang: str) -> list[dict]:
-    cases = []
-    for incident in library.incidents:
-        text = incident.text(lang)
-        byline = library.byline(incident)
-        term_names = [
-            name
-            for facet in library.taxonomy.facets
-            for t in library.terms_of(incident, facet.id)
-            for name in t.names()
-        ]
-        body = " ".join(plain_text(text.section(key)) for key in SECTIONS)
-        cases.append(
-            {
-                "id": incident.id,
-                "url": urls.case(lang, incident.id)[len(lang) + 1 :],
-                "title": text.title,
-                "summary": text.summary,
-                "lang": text.lang,
-                "date": incident.meta.occurred,
-                "sort": order_key(incident),
-                "org": ", ".join(t.label(lang) for t in byline),
-                "terms": {f.id: list(incident.term_ids(f.id)) for f in library.taxonomy.facets},
-                "text": " ".join([text.title, text.summary, body, *term_names]),
-            }
+def term_words(library: Library, analyzer: Analyzer | None = None) -> dict[str, list[str]]:
+    """ "facet:term" -> the words of the term's names: part of the lead of every case it tags."""
+    analyzer = analyzer or default_analyzer()
+    return {
+        f"{facet.id}:{term.id}": sorted(set(analyzer.document_words(" ".join(term.names()))))
+        for facet in library.taxonomy.facets
+        for term in facet.terms
+    }
+
+
+def index_payload(library: Library, search: SearchCorpus) -> dict:
+    """The engine's view of every case, in library order (a case's position is its order):
+    [id, [positions in `terms`], [lead words its terms do not already give], [title words]].
+    The browser rebuilds each lead as those words plus the words of its terms' names
+    (`termWords`)."""
+    keys = list(term_words(library))
+    words = term_words(library)
+    position = {key: n for n, key in enumerate(keys)}
+    docs = []
+    for document in search.corpus.documents:
+        tagged = [f"{facet}:{term}" for facet, ids in document.terms.items() for term in ids]
+        given = set().union(*(words[key] for key in tagged)) if tagged else set()
+        docs.append(
+            [
+                document.id,
+                [position[key] for key in tagged],
+                sorted(set(document.lead) - given),
+                list(document.title),
+            ]
         )
-    return cases
+    return {
+        "lang": search.lang,
+        "terms": keys,
+        "termWords": [words[key] for key in keys],
+        "synonyms": {word: list(others) for word, others in sorted(search.corpus.synonyms.items())},
+        "docs": docs,
+    }
+
+
+def words_payload(search: SearchCorpus) -> dict:
+    """Every indexed word, sorted, and the positions of the cases that have it."""
+    corpus = search.corpus
+    return {
+        "words": list(corpus.vocabulary),
+        "postings": [sorted(corpus.exact(word)) for word in corpus.vocabulary],
+    }
+
+
+def vocabulary_payload(search: SearchCorpus) -> dict:
+    """Every indexed word, sorted, and how many cases have it (for typo corrections)."""
+    corpus = search.corpus
+    return {
+        "words": list(corpus.vocabulary),
+        "freq": [corpus.frequency(word) for word in corpus.vocabulary],
+    }
+
+
+def text_payload(library: Library, incident: Incident, search: SearchCorpus) -> dict:
+    """One case as a result card shows it, with the sentences its passage is chosen from."""
+    lang = search.lang
+    text = incident.text(lang)
+    return {
+        "id": incident.id,
+        "url": urls.case(lang, incident.id)[len(lang) + 1 :],
+        "title": text.title,
+        "summary": text.summary,
+        "lang": text.lang,
+        "date": incident.meta.occurred,
+        "org": ", ".join(t.label(lang) for t in library.byline(incident)),
+        "terms": {f.id: list(incident.term_ids(f.id)) for f in library.taxonomy.facets},
+        "sentences": list(search.sentences[incident.id]),
+    }
+
+
+def _json(payload: object) -> str:
+    data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
+    # JSON is valid JavaScript; escape "</" so the data can never close a script element.
+    return data.replace("</", "<\\/")
 
 
 def as_script(variable: str, payload: object) -> str:
     """A classic script that sets `IncidentLibraryData.<variable>`; safe to inline nowhere else."""
-    data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
-    # JSON is valid JavaScript; escape "</" so the data can never close a script element.
-    data = data.replace("</", "<\\/")
     return (
         "window.IncidentLibraryData=window.IncidentLibraryData||{};"
-        f"window.IncidentLibraryData.{variable}={data};\n"
+        f"window.IncidentLibraryData.{variable}={_json(payload)};\n"
     )
+
+
+def as_keyed_script(variable: str, key: str, payload: object) -> str:
+    """A classic script that sets `IncidentLibraryData.<variable>[key]` (one case's text)."""
+    return (
+        "window.IncidentLibraryData=window.IncidentLibraryData||{};"
+        f"(window.IncidentLibraryData.{variable}=window.IncidentLibraryData.{variable}||{{}})"
+        f"[{_json(key)}]={_json(payload)};\n"
+    )
+
+
+def search_files(library: Library, corpora: dict[str, SearchCorpus]) -> dict[str, str]:
+    """Site-relative path -> script, for every language's search data."""
+    files = {}
+    for lang, search in corpora.items():
+        base = f"{lang}/search"
+        files[f"{base}/terms.js"] = as_script("terms", terms_payload(library, lang))
+        files[f"{base}/index.js"] = as_script("index", index_payload(library, search))
+        files[f"{base}/words.js"] = as_script("words", words_payload(search))
+        files[f"{base}/vocab.js"] = as_script("vocab", vocabulary_payload(search))
+        for incident in library.incidents:
+            payload = text_payload(library, incident, search)
+            files[f"{base}/text/{incident.id}.js"] = as_keyed_script("text", incident.id, payload)
+    return files

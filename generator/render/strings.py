@@ -160,6 +160,14 @@ _STRINGS: dict[str, dict[str, str]] = {
         "ko": "모든 검색어를 담은 사례가 없어 다음 단어는 빼고 찾았습니다: {words}",
         "en": "No case has every word; these were left out: {words}",
     },
+    "corrected_word": {
+        "ko": "색인에 없는 단어라 비슷한 단어로 찾았습니다: {typed} → {taken}",
+        "en": "Not in any case, so a similar word was searched: {typed} → {taken}",
+    },
+    "ignored_words": {
+        "ko": "검색어가 길어 앞의 단어 {n}개만 찾았습니다.",
+        "en": "Only the first {n} words of the query were searched.",
+    },
     "no_results": {
         "ko": "조건에 맞는 사례가 없습니다. 필터를 풀거나 다른 검색어를 써 보세요.",
         "en": "No case matches. Remove a filter or try other words.",

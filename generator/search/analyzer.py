@@ -142,4 +142,6 @@ def browser_rules() -> dict[str, Any]:
         "max_alternatives": data["max_alternatives"],
         "typo": data["typo"],
         "lead_bonus": data["lead_bonus"],
+        "title_bonus": data["title_bonus"],
+        "matching": data["matching"],
     }

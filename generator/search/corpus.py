@@ -82,6 +82,7 @@ def build_corpus(library: Library, lang: str, analyzer: Analyzer | None = None) 
     texts = {}
     for order, incident in enumerate(library.incidents):
         lead = analyzer.document_words(lead_text(library, incident))
+        title = analyzer.document_words(" ".join(text.title for text in incident.texts))
         body = analyzer.document_words(body_text(incident, lang))
         documents.append(
             Document(
@@ -92,6 +93,7 @@ def build_corpus(library: Library, lang: str, analyzer: Analyzer | None = None) 
                     {f.id: incident.term_ids(f.id) for f in library.taxonomy.facets}
                 ),
                 order=order,
+                title=tuple(sorted(set(title))),
             )
         )
         texts[incident.id] = tuple(case_sentences(incident, lang))

@@ -5,9 +5,11 @@ A corpus is one language's cases, each with the words it is indexed by (`words`)
 lead (titles, summaries, the names of its terms), its terms and its place in the library's order.
 A query becomes groups of alternatives (the word, its synonyms, a correction); a case matches a
 group when it has a word that starts with one of the alternatives (Pagefind's rule: and when no
-indexed word starts with it, the longest indexed word that the alternative starts with). Cases
-must match every group, and the groups that make that impossible are left out one by one.
-Facets combine with OR within a facet and AND across facets.
+indexed word starts with it, the longest indexed word that the alternative starts with). A case
+must match every group of a short query and most groups of a long one (`required_words`); when
+none within the filters does, the cases that match the most groups are the result. Cases are
+ranked by the weights of the groups they match. Facets combine with OR within a facet and AND
+across facets.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ class Document:
     lead: tuple[str, ...]  # the words of its titles, summaries and term names
     terms: Mapping[str, tuple[str, ...]]  # facet -> term ids
     order: int  # position in the library's order, newest first
+    title: tuple[str, ...] = ()  # the words of its titles (part of the lead)
 
 
 @dataclass(frozen=True)
@@ -45,10 +48,11 @@ class Result:
     total: int
     counts: Mapping[str, Mapping[str, int]]  # facet -> term -> cases it would give
     groups: tuple[Group, ...]  # the groups used
-    dropped: tuple[str, ...]  # words left out, as typed
+    dropped: tuple[str, ...]  # words no case has, as typed
     ignored: tuple[str, ...]  # words past the cap, as typed
     corrections: tuple[tuple[str, str], ...]  # (typed, taken as)
     weights: Mapping[str, float] = field(default_factory=dict)  # typed word -> its weight
+    required: int = 0  # how many of the groups each case has at least
 
 
 def synonym_groups(extra: Iterable[Iterable[str]] = (), analyzer: Analyzer | None = None):
@@ -95,6 +99,10 @@ class Corpus:
 
     def frequency(self, word: str) -> int:
         return len(self._postings.get(word, ()))
+
+    def exact(self, word: str) -> frozenset[int]:
+        """Positions of the cases indexed by exactly this word."""
+        return self._postings.get(word, frozenset())
 
     def has_prefix(self, word: str) -> bool:
         at = bisect_left(self.vocabulary, word)
@@ -182,6 +190,16 @@ def query_groups(query: str, corpus: Corpus, analyzer: Analyzer | None = None):
     return tuple(groups), tuple(ignored)
 
 
+def required_words(count: int) -> int:
+    """How many of `count` query words a case must have: all of a short query, a share of a
+    long one (rounded up; integer arithmetic, so both runtimes agree)."""
+    rule = rules()["matching"]
+    if count <= rule["all_words_up_to"]:
+        return count
+    numerator, denominator = rule["share_of_words"]
+    return -(-count * numerator // denominator)
+
+
 def _matches_filters(
     document: Document, filters: Mapping[str, Sequence[str]], skip: str = ""
 ) -> bool:
@@ -217,33 +235,34 @@ def search(
         if found:
             matched.append((group, found))
         else:
-            dropped.append(group.typed)
-    # Every group if any case has them all (within the filters); else leave out, one at a time,
-    # the group whose absence leaves the most cases (then the commoner, then the later one).
-    while len(matched) > 1 and not (allowed & frozenset.intersection(*(f for _, f in matched))):
-        options = []
-        for at in range(len(matched)):
-            rest = [f for i, (_, f) in enumerate(matched) if i != at]
-            left = len(allowed & frozenset.intersection(*rest))
-            options.append((-left, -len(matched[at][1]), -at))
-        drop = -min(options)[2]
-        dropped.append(matched[drop][0].typed)
-        del matched[drop]
+            dropped.append(group.typed)  # no case has it, nor anything it was taken for
+    hits = [0] * len(documents)
+    for _, found in matched:
+        for index in found:
+            hits[index] += 1
+    required = required_words(len(matched))
     if matched:
-        words_set = frozenset.intersection(*(f for _, f in matched))
+        # When no case within the filters has enough of the words, the cases with the most do.
+        best = max((hits[i] for i in allowed), default=0)
+        required = max(1, min(required, best))
+        words_set = frozenset(i for i, n in enumerate(hits) if n >= required)
     else:
         words_set = frozenset(range(len(documents))) if not groups else frozenset()
     chosen = words_set & allowed
     total = max(len(documents), 1)
     weights = [math.log(1 + total / len(f)) for _, f in matched]
-    bonus = rules()["lead_bonus"]
+    bonus, title_bonus = rules()["lead_bonus"], rules()["title_bonus"]
+
+    def has(words: Sequence[str], group: Group) -> bool:
+        return any(w.startswith(a) for a in group.alternatives for w in words)
 
     def score(index: int) -> float:
-        lead = documents[index].lead
+        document = documents[index]
         value = 0.0
-        for (group, _), weight in zip(matched, weights, strict=True):
-            in_lead = any(w.startswith(a) for a in group.alternatives for w in lead)
-            value += weight * (1 + bonus * in_lead)
+        for (group, found), weight in zip(matched, weights, strict=True):
+            if index in found:
+                in_lead, in_title = has(document.lead, group), has(document.title, group)
+                value += weight * (1 + bonus * in_lead + title_bonus * in_title)
         return value
 
     if matched:
@@ -267,6 +286,7 @@ def search(
         groups=tuple(g for g, _ in matched),
         dropped=tuple(dropped),
         ignored=ignored,
+        required=required if matched else 0,
         corrections=tuple((g.typed, g.correction) for g in groups if g.correction),
         weights={g.typed: w for (g, _), w in zip(matched, weights, strict=True)},
     )

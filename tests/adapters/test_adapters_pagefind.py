@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
@@ -33,6 +34,19 @@ def test_a_real_run_indexes_the_documents(tmp_path):
     assert index_language(documents(tmp_path), tmp_path / "out") == 1
     assert (tmp_path / "out" / "pagefind.js").is_file()
     assert not list((tmp_path / "out").glob("pagefind-ui.*"))
+
+
+def test_the_index_says_which_case_each_result_is(tmp_path):
+    """The browser maps Pagefind's result ids to cases without fetching a fragment per result."""
+    folder = documents(tmp_path)
+    (folder / "cases" / "y.html").write_text(
+        '<html lang="ko"><body><article data-pagefind-body>q00000 gpu</article></body></html>'
+    )
+    assert index_language(folder, tmp_path / "out") == 2
+    cases = json.loads((tmp_path / "out" / pagefind.FRAGMENT_MAP).read_text())
+    assert sorted(cases.values()) == ["x", "y"]
+    for fragment in cases:
+        assert (tmp_path / "out" / "fragment" / f"{fragment}.pf_fragment").is_file()
 
 
 def test_a_binary_that_chatters_on_stdout_does_not_hang_the_build(tmp_path, monkeypatch):

@@ -35,6 +35,7 @@ for (const vector of data.vectors.searches) {
     assert.deepEqual(result.ids, vector.ids);
     assert.deepEqual(result.dropped, vector.dropped || []);
     assert.deepEqual(result.corrections, vector.corrections || []);
+    if (vector.required !== undefined) assert.equal(result.required, vector.required);
     for (const [facet, expected] of Object.entries(vector.counts || {})) {
       assert.deepEqual(result.counts[facet], expected);
     }

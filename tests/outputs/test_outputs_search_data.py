@@ -1,7 +1,8 @@
 """The library page's data (generator/outputs/search_data.py): `terms_payload` (facets with their
 descriptive, byline and checklist flags, terms with every name and count, the interface
-strings), `cases_payload` (every case in library order with its text for offline search) and
-`as_script`, which can never close the script element it is loaded in. Incidents in memory."""
+strings, the search rules), `index_payload` (every case's terms and lead words, in library
+order), the words and vocabulary files, one text file per case, and `as_script`, which can never
+close the script element it is loaded in. Incidents in memory."""
 
 from __future__ import annotations
 
@@ -12,9 +13,20 @@ from conftest import TAXONOMY
 from generator.load.front_matter import parse_yaml
 from generator.load.taxonomy import build_taxonomy
 from generator.model.incident import SECTIONS, CaseText, Incident, Section, incident_model
-from generator.model.library import build_library, order_key
-from generator.outputs.search_data import as_script, cases_payload, plain_text, terms_payload
+from generator.model.library import build_library
+from generator.outputs.search_data import (
+    as_script,
+    index_payload,
+    search_files,
+    term_words,
+    terms_payload,
+    text_payload,
+    vocabulary_payload,
+    words_payload,
+)
 from generator.render.strings import strings_for
+from generator.search.analyzer import browser_rules
+from generator.search.corpus import build_corpora
 
 TAX = build_taxonomy(parse_yaml(TAXONOMY, "taxonomy.yml"), "taxonomy.yml")[0]
 MODEL = incident_model(TAX)
@@ -65,12 +77,14 @@ LIBRARY = build_library(
         make("b", "2024-02", langs=("en",), organization="globex", cause=("faulty-change",)),
     ],
 )
+CORPORA = build_corpora(LIBRARY)
 
 
 class TestTermsPayload:
     def test_top_level(self):
         payload = terms_payload(LIBRARY, "en")
-        assert list(payload) == ["lang", "total", "graph", "facets", "strings"]
+        assert list(payload) == ["lang", "total", "graph", "facets", "strings", "rules"]
+        assert payload["rules"] == browser_rules()
         assert (payload["lang"], payload["total"]) == ("en", 2)
         assert payload["graph"] == ["cause", "component", "symptom", "contributing_factor"]
         assert payload["strings"] == strings_for("en")
@@ -128,22 +142,68 @@ class TestTermsPayload:
                 assert names == sorted(set(names), key=lambda n: (n.casefold(), n))
 
 
-class TestCasesPayload:
-    def test_every_case_in_library_order(self):
-        cases = cases_payload(LIBRARY, "en")
-        assert [c["id"] for c in cases] == ["b", "a"]
-        assert [c["sort"] for c in cases] == [order_key(i) for i in LIBRARY.incidents]
+class TestIndexPayload:
+    def test_every_case_in_library_order_with_its_terms(self):
+        payload = index_payload(LIBRARY, CORPORA["en"])
+        assert [d[0] for d in payload["docs"]] == ["b", "a"]
+        keys = payload["terms"]
+        a = payload["docs"][1]
+        assert [keys[k] for k in a[1]] == [
+            "domain:ai-infra",
+            "organization:acme",
+            "symptom:training-job-failure",
+            "cause:gpu-failure",
+            "component:gpu-driver",
+            "component:infiniband-fabric",
+        ]
 
-    def test_a_case(self):
-        a = cases_payload(LIBRARY, "ko")[1]
-        assert {k: v for k, v in a.items() if k != "text"} == {
+    def test_a_lead_is_its_own_words_plus_its_terms_words(self):
+        for lang in ("ko", "en"):
+            payload = index_payload(LIBRARY, CORPORA[lang])
+            for entry, document in zip(
+                payload["docs"], CORPORA[lang].corpus.documents, strict=True
+            ):
+                lead = set(entry[2]).union(*(payload["termWords"][k] for k in entry[1]))
+                assert lead == set(document.lead)
+                # the words the terms give are not repeated
+                assert not set(entry[2]) & set().union(*(payload["termWords"][k] for k in entry[1]))
+
+    def test_term_words_are_every_name_analysed(self):
+        words = term_words(LIBRARY)
+        assert words["component:infiniband-fabric"] == sorted(
+            # a long Korean word is also indexed by its tails ("밴드" finds "인피니밴드")
+            {"ib", "infiniband", "fabric", "패브릭", "인피니밴드", "피니밴드", "니밴드", "밴드"}
+        )
+
+    def test_synonyms_come_from_the_corpus(self):
+        payload = index_payload(LIBRARY, CORPORA["ko"])
+        assert payload["synonyms"] == {
+            w: list(o) for w, o in sorted(CORPORA["ko"].corpus.synonyms.items())
+        }
+
+
+class TestWordsAndVocabulary:
+    def test_postings_and_frequencies_of_every_word(self):
+        corpus = CORPORA["en"].corpus
+        words = words_payload(CORPORA["en"])
+        vocab = vocabulary_payload(CORPORA["en"])
+        assert words["words"] == vocab["words"] == list(corpus.vocabulary)
+        at = words["words"].index("infiniband")
+        assert words["postings"][at] == [1]  # only "a" has the fabric
+        assert vocab["freq"][at] == 1
+        assert vocab["freq"] == [len(p) for p in words["postings"]]
+
+
+class TestTextPayload:
+    def test_a_case_card_and_its_sentences(self):
+        a = text_payload(LIBRARY, LIBRARY.incident("a"), CORPORA["ko"])
+        assert {k: v for k, v in a.items() if k != "sentences"} == {
             "id": "a",
             "url": "cases/a.html",
             "title": "a title ko",
             "summary": "a summary ko",
             "lang": "ko",
             "date": "2024-01",
-            "sort": order_key(LIBRARY.incident("a")),
             "org": "애크미",
             "terms": {
                 "domain": ["ai-infra"],
@@ -154,21 +214,30 @@ class TestCasesPayload:
                 "contributing_factor": [],
             },
         }
-
-    def test_the_text_has_words_not_markup(self):
-        text = cases_payload(LIBRARY, "en")[1]["text"]
-        assert text.startswith("a title en a summary en symptoms see the report code trigger")
-        assert "**" not in text and "https://" not in text and "`" not in text and "[" not in text
-        for name in ("인피니밴드", "IB", "NVIDIA driver", "애크미", "gpu-failure"):
-            assert name in text
+        assert a["sentences"][0] == "a summary ko"
+        assert all("**" not in s and "https://" not in s for s in a["sentences"])
 
     def test_an_untranslated_case_in_its_original(self):
-        b = cases_payload(LIBRARY, "ko")[0]
+        b = text_payload(LIBRARY, LIBRARY.incident("b"), CORPORA["ko"])
         assert (b["lang"], b["title"], b["org"]) == ("en", "b title en", "글로벡스")
 
-    def test_plain_text(self):
-        assert plain_text("## Heading\n\n> **bold** [link](https://x.org/a) `code`") == (
-            "Heading bold link code"
+    def test_the_files_of_a_site(self):
+        files = search_files(LIBRARY, CORPORA)
+        assert sorted(files) == sorted(
+            f"{lang}/search/{name}"
+            for lang in ("ko", "en")
+            for name in (
+                "terms.js",
+                "index.js",
+                "words.js",
+                "vocab.js",
+                "text/a.js",
+                "text/b.js",
+            )
+        )
+        assert files["en/search/text/a.js"].startswith(
+            "window.IncidentLibraryData=window.IncidentLibraryData||{};"
+            '(window.IncidentLibraryData.text=window.IncidentLibraryData.text||{})["a"]={'
         )
 
 
@@ -198,7 +267,7 @@ class TestAsScript:
         for lang in ("ko", "en"):
             for name, payload in (
                 ("terms", terms_payload(LIBRARY, lang)),
-                ("cases", cases_payload(LIBRARY, lang)),
+                ("index", index_payload(LIBRARY, CORPORA[lang])),
             ):
                 script = as_script(name, payload)
                 data = script.split(f"window.IncidentLibraryData.{name}=", 1)[1].rstrip(";\n")

@@ -1,10 +1,11 @@
-"""The documents Pagefind indexes: Korean spelled out in ASCII, attributes left as written."""
+"""The documents Pagefind indexes: a case's corpus words, Korean spelled out in ASCII, in a
+language Pagefind does not stem."""
 
 from __future__ import annotations
 
 import re
 
-from generator.outputs.search_documents import search_document, spell_hangul
+from generator.outputs.search_documents import INDEX_LANGUAGE, search_document, spell_hangul
 
 
 def test_each_syllable_becomes_q_and_five_digits():
@@ -22,24 +23,8 @@ def test_a_prefix_of_a_word_spells_a_prefix_of_its_spelling():
     assert not re.search("[\uac00-\ud7a3]", spell_hangul(word))
 
 
-def test_the_document_spells_text_but_not_attributes():
-    content = (
-        "<article data-pagefind-body><h1>인피니밴드 장애</h1>"
-        '<span data-pagefind-meta="title[data-value]" data-value="인피니밴드 장애"></span>'
-        "<p>GPU가 &amp; 배선</p></article>"
-    )
-    document = search_document("ko", content)
-    assert document.startswith('<!doctype html><html lang="ko">')
-    assert 'data-value="인피니밴드 장애"' in document
-    assert f"<h1>{spell_hangul('인피니밴드 장애')}</h1>" in document
-    assert f"<p>GPUq00000 &amp; {spell_hangul('배선')}</p>" in document
-
-
-def test_only_the_indexed_element_is_kept():
-    content = (
-        '<nav>주변</nav><article class="il-case" data-pagefind-body><h1>본문</h1></article>'
-        '<section><article class="il-card">관련 사례</article></section>'
-    )
-    document = search_document("ko", content)
-    assert spell_hangul("본문") in document
-    assert "nav" not in document and "il-card" not in document
+def test_the_document_is_the_words_spelled_and_sorted():
+    document = search_document({"배선", "gpu", "2024"})
+    assert document.startswith(f'<!doctype html><html lang="{INDEX_LANGUAGE}">')
+    body = document.split("<body>", 1)[1].split("</body>", 1)[0]
+    assert body == f"2024 gpu {spell_hangul('배선')}"

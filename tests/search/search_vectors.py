@@ -22,7 +22,8 @@ def corpus() -> Corpus:
     analyzer = default_analyzer()
     documents = []
     for order, case in enumerate(data["corpus"]):
-        lead = analyzer.document_words(case["lead"])
+        title = analyzer.document_words(case.get("title", ""))
+        lead = [*title, *analyzer.document_words(case["lead"])]
         body = analyzer.document_words(case["body"])
         terms = {facet: tuple(ids) for facet, ids in case["terms"].items()}
         documents.append(
@@ -30,6 +31,7 @@ def corpus() -> Corpus:
                 id=case["id"],
                 words=frozenset(body) | frozenset(lead),
                 lead=tuple(sorted(set(lead))),
+                title=tuple(sorted(set(title))),
                 terms=MappingProxyType(terms),
                 order=order,
             )

@@ -29,6 +29,7 @@ def documents(found) -> list[dict]:
             "id": d.id,
             "words": sorted(d.words),
             "lead": list(d.lead),
+            "title": list(d.title),
             "terms": {f: list(ids) for f, ids in d.terms.items()},
             "order": d.order,
         }

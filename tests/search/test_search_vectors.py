@@ -27,6 +27,8 @@ def test_searches(case):
     assert list(result.ids) == case["ids"]
     assert list(result.dropped) == case.get("dropped", [])
     assert [list(c) for c in result.corrections] == case.get("corrections", [])
+    if "required" in case:
+        assert result.required == case["required"]
     for facet, expected in case.get("counts", {}).items():
         assert dict(result.counts[facet]) == expected
 

@@ -218,78 +218,77 @@
     return true;
   }
 
-  function intersect(sets) {
-    var out = new Set(sets[0]);
-    for (var i = 1; i < sets.length; i++) {
-      out.forEach(function (value) { if (!sets[i].has(value)) out.delete(value); });
+  function hasWord(words, group) {
+    for (var a = 0; a < group.alternatives.length; a++) {
+      for (var w = 0; w < words.length; w++) if (words[w].indexOf(group.alternatives[a]) === 0) return true;
     }
-    return out;
+    return false;
   }
 
-  function countIn(set, allowed) {
-    var n = 0;
-    set.forEach(function (value) { if (allowed.has(value)) n++; });
-    return n;
+  // How many of `count` query words a case must have (rules.yml, `matching`).
+  function requiredWords(count, rule) {
+    if (count <= rule.all_words_up_to) return count;
+    return Math.ceil((count * rule.share_of_words[0]) / rule.share_of_words[1]);
   }
 
   function scoreKey(score) {
     return Math.floor(score * 1000000 + 0.5);
   }
 
-  Engine.prototype.search = function (query, filters) {
+  // `options.stale`, when given, is asked between steps; once it says true the search stops and
+  // resolves to null (a newer query has replaced this one).
+  Engine.prototype.search = function (query, filters, options) {
     var self = this;
     var docs = this.index.docs;
+    var stale = (options && options.stale) || function () { return false; };
     filters = filters || {};
     var allowed = new Set();
     for (var i = 0; i < docs.length; i++) if (matchesFilters(docs[i], filters, null)) allowed.add(i);
     return this.groups(query).then(function (planned) {
+      if (stale()) return null;
       var groups = planned.groups;
       return Promise.all(
         groups.map(function (group) {
           return Promise.all(group.alternatives.map(function (a) { return self.postings(a); }));
         })
       ).then(function (found) {
+        if (stale()) return null;
         var matched = [];
         var dropped = [];
         groups.forEach(function (group, g) {
           var union = new Set();
           found[g].forEach(function (set) { set.forEach(function (v) { union.add(v); }); });
           if (union.size) matched.push({ group: group, found: union });
-          else dropped.push(group.typed);
+          else dropped.push(group.typed); // no case has it, nor anything it was taken for
         });
-        // Every word if some case (within the filters) has them all; else leave out, one at a
-        // time, the word whose absence leaves the most cases, then the commoner, then the later.
-        while (matched.length > 1 && countIn(intersect(matched.map(function (m) { return m.found; })), allowed) === 0) {
-          var best = null;
-          for (var at = 0; at < matched.length; at++) {
-            var rest = matched.filter(function (_, k) { return k !== at; }).map(function (m) { return m.found; });
-            var option = [-countIn(intersect(rest), allowed), -matched[at].found.size, -at];
-            if (!best || compareKeys(option, best) < 0) best = option;
-          }
-          var drop = -best[2];
-          dropped.push(matched[drop].group.typed);
-          matched.splice(drop, 1);
+        var hits = new Array(docs.length).fill(0);
+        matched.forEach(function (m) { m.found.forEach(function (index) { hits[index]++; }); });
+        var required = requiredWords(matched.length, self.rules.matching);
+        var wordsSet = new Set();
+        if (matched.length) {
+          // When no case within the filters has enough of the words, the cases with the most do.
+          var best = 0;
+          allowed.forEach(function (index) { if (hits[index] > best) best = hits[index]; });
+          required = Math.max(1, Math.min(required, best));
+          for (var h = 0; h < hits.length; h++) if (hits[h] >= required) wordsSet.add(h);
+        } else if (!groups.length) {
+          for (var d = 0; d < docs.length; d++) wordsSet.add(d);
         }
-        var wordsSet;
-        if (matched.length) wordsSet = intersect(matched.map(function (m) { return m.found; }));
-        else if (!groups.length) { wordsSet = new Set(); for (var d = 0; d < docs.length; d++) wordsSet.add(d); }
-        else wordsSet = new Set();
         var chosen = [];
         wordsSet.forEach(function (v) { if (allowed.has(v)) chosen.push(v); });
         var total = Math.max(docs.length, 1);
         var weights = matched.map(function (m) { return Math.log(1 + total / m.found.size); });
         var bonus = self.rules.lead_bonus;
+        var titleBonus = self.rules.title_bonus;
         var scores = {};
         chosen.forEach(function (index) {
-          var lead = docs[index].lead;
+          var doc = docs[index];
           var value = 0;
           matched.forEach(function (m, k) {
-            var inLead = false;
-            for (var a = 0; a < m.group.alternatives.length && !inLead; a++) {
-              var alt = m.group.alternatives[a];
-              for (var w = 0; w < lead.length && !inLead; w++) inLead = lead[w].indexOf(alt) === 0;
-            }
-            value += weights[k] * (1 + bonus * (inLead ? 1 : 0));
+            if (!m.found.has(index)) return;
+            var inLead = hasWord(doc.lead, m.group) ? 1 : 0;
+            var inTitle = hasWord(doc.title || [], m.group) ? 1 : 0;
+            value += weights[k] * (1 + bonus * inLead + titleBonus * inTitle);
           });
           scores[index] = scoreKey(value);
         });
@@ -321,6 +320,7 @@
           ignored: planned.ignored,
           corrections: groups.filter(function (g) { return g.correction; }).map(function (g) { return [g.typed, g.correction]; }),
           weights: weightOf,
+          required: matched.length ? required : 0,
         };
       });
     });
@@ -397,12 +397,43 @@
     return found;
   };
 
+  // From words.js: {words: [sorted], postings: [[positions]]}.
+  MemoryPostings.fromPayload = function (payload) {
+    var made = Object.create(MemoryPostings.prototype);
+    made.table = {};
+    for (var i = 0; i < payload.words.length; i++) made.table[payload.words[i]] = payload.postings[i];
+    made.sorted = payload.words.slice();
+    return made;
+  };
+
   MemoryPostings.prototype.vocabulary = function () {
     var table = this.table;
     return { words: this.sorted, freq: this.sorted.map(function (w) { return new Set(table[w]).size; }) };
   };
 
+  // ---- index.js -> the engine's documents ----------------------------------------------------
+  // Each case is [id, [term positions], [lead words its terms do not give], [title words]]; its
+  // lead is those
+  // words plus the words of its terms' names, and its order is its position.
+  function documents(payload, facets) {
+    return payload.docs.map(function (entry, order) {
+      var terms = {};
+      for (var f = 0; f < facets.length; f++) terms[facets[f]] = [];
+      var lead = {};
+      entry[2].forEach(function (word) { lead[word] = true; });
+      entry[1].forEach(function (k) {
+        var key = payload.terms[k];
+        var colon = key.indexOf(":");
+        var facet = key.slice(0, colon);
+        (terms[facet] || (terms[facet] = [])).push(key.slice(colon + 1));
+        payload.termWords[k].forEach(function (word) { lead[word] = true; });
+      });
+      return { id: entry[0], terms: terms, lead: Object.keys(lead).sort(), title: entry[3], order: order };
+    });
+  }
+
   return {
+    documents: documents,
     Analyzer: Analyzer,
     Engine: Engine,
     MemoryPostings: MemoryPostings,
