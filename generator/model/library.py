@@ -30,27 +30,6 @@ def newest_first(incident: Incident) -> tuple:
     return (tuple(-p for p in occurred), tuple(-p for p in published), incident.id)
 
 
-def _sort_key(partial_date: str) -> str:
-    """A sortable YYYY-MM-DD string for a partial date (missing parts sort first)."""
-    parts = partial_date.split("-") + ["00", "00"]
-    return "-".join(parts[:3])
-
-
-_ID_CHARS = "-0123456789abcdefghijklmnopqrstuvwxyz"
-_REVERSED_ID = str.maketrans(_ID_CHARS, _ID_CHARS[::-1])
-
-
-def order_key(incident: Incident) -> str:
-    """A string whose descending order is the library's order (newest occurrence, then newest
-    publication, then id A to Z): the date sort of the search index and of cases.js, so a
-    list sorted by date matches the pages built from the library, ties included."""
-    meta = incident.meta
-    # Ids are [a-z0-9-]; each character is replaced by its mirror in that alphabet, and '~'
-    # (after every one of them) ends the id, so descending order of the result is A to Z.
-    reversed_id = incident.id.lower().translate(_REVERSED_ID) + "~"
-    return f"{_sort_key(meta.occurred)} {_sort_key(meta.published)} {reversed_id}"
-
-
 @dataclass(frozen=True)
 class Related:
     incident: Incident

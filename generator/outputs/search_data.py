@@ -7,9 +7,9 @@ Every file is a plain `<script src>` file, so it loads from `file://` too. Per l
 - `index.js`: what the engine needs of every case, whichever way the site is opened: its terms
   (facets and their counts) and the words of its lead (ranking), plus the synonyms. Loaded on
   the reader's first search.
-- `words.js`: every indexed word and the cases that have it, for a site opened from disk, where
-  Pagefind cannot load; `vocab.js`: the words and how many cases have each, for the typo
-  correction over http (loaded only when a query word matches nothing).
+- `words/<start>.js`: the indexed words that start with <start> (two letters, or one Korean
+  syllable) and the cases that have each: for a query word's typo correction, and, from disk,
+  where Pagefind cannot load, for its cases. A search loads the parts of its words only.
 - `text/<id>.js`: one case's card and the sentences a result may quote; loaded for the cards
   shown.
 
@@ -27,6 +27,8 @@ from ..pages import urls
 from ..render.strings import strings_for
 from ..search.analyzer import Analyzer, browser_rules, default_analyzer
 from ..search.corpus import SearchCorpus
+from ..search.engine import start_of
+from .search_documents import spell_hangul
 
 
 def terms_payload(library: Library, lang: str) -> dict:
@@ -100,26 +102,32 @@ def index_payload(library: Library, search: SearchCorpus) -> dict:
         "terms": keys,
         "termWords": [words[key] for key in keys],
         "synonyms": {word: list(others) for word, others in sorted(search.corpus.synonyms.items())},
+        # The parts of the vocabulary there are (words/<start>.js), so none is asked for in vain.
+        "starts": sorted({start_of(word) for word in search.corpus.vocabulary}),
         "docs": docs,
     }
 
 
-def words_payload(search: SearchCorpus) -> dict:
-    """Every indexed word, sorted, and the positions of the cases that have it."""
+def vocabulary_parts(search: SearchCorpus) -> dict[str, dict]:
+    """The vocabulary in parts by how words start (`start_of`): start -> {words (sorted), postings
+    (the positions of the cases with each word), shown (how cases write a stem, for showing a
+    correction)}. A query word needs only its own part: to
+    correct a typo over http, and for its cases from disk."""
     corpus = search.corpus
-    return {
-        "words": list(corpus.vocabulary),
-        "postings": [sorted(corpus.exact(word)) for word in corpus.vocabulary],
-    }
+    parts: dict[str, dict] = {}
+    for word in corpus.vocabulary:
+        part = parts.setdefault(start_of(word), {"words": [], "postings": [], "shown": {}})
+        part["words"].append(word)
+        part["postings"].append(sorted(corpus.exact(word)))
+        if word in corpus.shown:
+            part["shown"][word] = corpus.shown[word]
+    return parts
 
 
-def vocabulary_payload(search: SearchCorpus) -> dict:
-    """Every indexed word, sorted, and how many cases have it (for typo corrections)."""
-    corpus = search.corpus
-    return {
-        "words": list(corpus.vocabulary),
-        "freq": [corpus.frequency(word) for word in corpus.vocabulary],
-    }
+def part_file(start: str) -> str:
+    """The file of a vocabulary part, under <lang>/search/words/ (Korean spelled, as for Pagefind;
+    must match `partFile` in library.js)."""
+    return f"{spell_hangul(start)}.js"
 
 
 def text_payload(library: Library, incident: Incident, search: SearchCorpus) -> dict:
@@ -169,8 +177,8 @@ def search_files(library: Library, corpora: dict[str, SearchCorpus]) -> dict[str
         base = f"{lang}/search"
         files[f"{base}/terms.js"] = as_script("terms", terms_payload(library, lang))
         files[f"{base}/index.js"] = as_script("index", index_payload(library, search))
-        files[f"{base}/words.js"] = as_script("words", words_payload(search))
-        files[f"{base}/vocab.js"] = as_script("vocab", vocabulary_payload(search))
+        for start, part in vocabulary_parts(search).items():
+            files[f"{base}/words/{part_file(start)}"] = as_keyed_script("words", start, part)
         for incident in library.incidents:
             payload = text_payload(library, incident, search)
             files[f"{base}/text/{incident.id}.js"] = as_keyed_script("text", incident.id, payload)

@@ -133,13 +133,6 @@ def _case_page(library: Library, incident: Incident, lang: str, options: SiteOpt
     taxonomy = library.taxonomy
     text = incident.text(lang)
     checklist_facet = taxonomy.checklist
-    names = {
-        name
-        for f in taxonomy.facets
-        for term in library.terms_of(incident, f.id)
-        for name in term.names()
-        if name != term.id
-    }
     return CasePage(
         url=urls.case(lang, incident.id),
         lang=lang,
@@ -153,7 +146,6 @@ def _case_page(library: Library, incident: Incident, lang: str, options: SiteOpt
         checklist=library.terms_of(incident, checklist_facet.id) if checklist_facet else (),
         related=library.related(incident),
         citation=cite(library, incident, lang, options.site_url),
-        index_names=tuple(sorted(names)),
     )
 
 

@@ -110,7 +110,6 @@ class CasePage(Page):
     checklist: tuple[Term, ...] = ()
     related: tuple[Related, ...] = ()
     citation: Citation | None = None
-    index_names: tuple[str, ...] = ()  # other names of its terms, for the search index
 
     template: ClassVar[str] = "case.html"
 

@@ -14,7 +14,7 @@ from markupsafe import Markup, escape
 
 from .. import languages
 from ..model.incident import SECTION_HEADINGS, SECTIONS, Incident
-from ..model.library import Library, order_key
+from ..model.library import Library
 from ..model.taxonomy import Term
 from ..pages import urls
 from ..pages.build import SiteOptions
@@ -38,7 +38,6 @@ def environment() -> Environment:
         sections=SECTIONS,
         section_heading=lambda key, lang: SECTION_HEADINGS[lang][key],
         language_name=languages.name,
-        order_key=order_key,
         chip=chip,
         chips=chips,
     )

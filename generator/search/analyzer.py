@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -71,7 +72,7 @@ class Analyzer:
     def long_enough(self, word: str) -> bool:
         if HANGUL.match(word):
             return len(word) >= self.min_hangul
-        return word.isdigit() or len(word) >= self.min_latin
+        return len(word) >= self.min_latin
 
     def words(self, text: str) -> list[str]:
         """The words of `text`, each reduced to the form that is matched: a query's words."""
@@ -92,6 +93,18 @@ class Analyzer:
                     tails = (raw[i:] for i in range(1, len(raw) - self.suffix_min + 1))
                     out.extend(t for t in tails if t not in self.ending_set)
         return out
+
+    def shown_forms(self, texts: Iterable[str]) -> dict[str, str]:
+        """Each stem -> the form of it written most often in `texts` (then the first in order),
+        for the stems that are not words as written."""
+        seen: dict[str, dict[str, int]] = {}
+        for text in texts:
+            for raw in self.raw_words(text):
+                word = self.stem(raw)
+                if word != raw:
+                    forms = seen.setdefault(word, {})
+                    forms[raw] = forms.get(raw, 0) + 1
+        return {w: min(f, key=lambda raw: (-f[raw], raw)) for w, f in sorted(seen.items())}
 
     @property
     def ending_set(self) -> frozenset[str]:

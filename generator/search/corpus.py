@@ -80,10 +80,13 @@ def build_corpus(library: Library, lang: str, analyzer: Analyzer | None = None) 
     synonyms = synonym_groups(taxonomy_synonyms(library), analyzer)
     documents = []
     texts = {}
+    written = []
     for order, incident in enumerate(library.incidents):
-        lead = analyzer.document_words(lead_text(library, incident))
+        lead_words, body_words = lead_text(library, incident), body_text(incident, lang)
+        written += [lead_words, body_words]
+        lead = analyzer.document_words(lead_words)
+        body = analyzer.document_words(body_words)
         title = analyzer.document_words(" ".join(text.title for text in incident.texts))
-        body = analyzer.document_words(body_text(incident, lang))
         documents.append(
             Document(
                 id=incident.id,
@@ -97,7 +100,8 @@ def build_corpus(library: Library, lang: str, analyzer: Analyzer | None = None) 
             )
         )
         texts[incident.id] = tuple(case_sentences(incident, lang))
-    return SearchCorpus(lang, Corpus(documents, synonyms), MappingProxyType(texts))
+    corpus = Corpus(documents, synonyms, analyzer.shown_forms(written))
+    return SearchCorpus(lang, corpus, MappingProxyType(texts))
 
 
 def build_corpora(library: Library) -> dict[str, SearchCorpus]:

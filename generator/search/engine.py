@@ -50,7 +50,7 @@ class Result:
     groups: tuple[Group, ...]  # the groups used
     dropped: tuple[str, ...]  # words no case has, as typed
     ignored: tuple[str, ...]  # words past the cap, as typed
-    corrections: tuple[tuple[str, str], ...]  # (typed, taken as)
+    corrections: tuple[tuple[str, str], ...]  # (typed, taken as: the word as cases write it)
     weights: Mapping[str, float] = field(default_factory=dict)  # typed word -> its weight
     required: int = 0  # how many of the groups each case has at least
 
@@ -79,9 +79,15 @@ class Corpus:
     """One language's cases, indexed for the engine."""
 
     def __init__(
-        self, documents: Sequence[Document], synonyms: Mapping[str, tuple[str, ...]] | None = None
+        self,
+        documents: Sequence[Document],
+        synonyms: Mapping[str, tuple[str, ...]] | None = None,
+        shown: Mapping[str, str] | None = None,
     ) -> None:
         self.documents = tuple(documents)
+        # An indexed word as the cases write it, where that differs ("coredn" -> "coredns"):
+        # how a correction is shown.
+        self.shown = dict(shown or {})
         postings: dict[str, set[int]] = {}
         for index, document in enumerate(self.documents):
             for word in document.words:
@@ -108,6 +114,14 @@ class Corpus:
         at = bisect_left(self.vocabulary, word)
         return at < len(self.vocabulary) and self.vocabulary[at].startswith(word)
 
+    def starting_with(self, start: str) -> tuple[str, ...]:
+        """The indexed words that start with `start`, in order."""
+        at = bisect_left(self.vocabulary, start)
+        end = at
+        while end < len(self.vocabulary) and self.vocabulary[end].startswith(start):
+            end += 1
+        return self.vocabulary[at:end]
+
     def postings(self, word: str) -> frozenset[int]:
         """Cases with a word that starts with `word`; when no indexed word does, the cases with
         the longest indexed word that `word` starts with (what Pagefind does)."""
@@ -126,23 +140,36 @@ class Corpus:
 
 
 def edit_distance(a: str, b: str, limit: int) -> int:
-    """Levenshtein distance, or limit + 1 as soon as it must exceed `limit`."""
+    """Edits (insert, delete, replace, or swap two neighbours: "etdc" is one from "etcd") from
+    `a` to `b`, or limit + 1 as soon as it must exceed `limit`."""
     if abs(len(a) - len(b)) > limit:
         return limit + 1
+    before: list[int] = []
     previous = list(range(len(b) + 1))
     for i, ca in enumerate(a, 1):
         current = [i]
         for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+            value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                value = min(value, before[j - 2] + 1)
+            current.append(value)
+        # A row's smallest value bounds every later one (a swap included), so stop early.
         if min(current) > limit:
             return limit + 1
-        previous = current
+        before, previous = previous, current
     return previous[-1]
 
 
+def start_of(word: str) -> str:
+    """The characters a correction of `word` keeps, and the part of the vocabulary (the browser's
+    words/<start>.js) where the word and its corrections are."""
+    same = rules()["typo"]["same_start"]
+    return word[: same["hangul"] if HANGUL.match(word) else same["latin"]]
+
+
 def correction(word: str, corpus: Corpus) -> str | None:
-    """The indexed word a typo was probably meant as: within the distance its length allows,
-    the most frequent, then the first in order."""
+    """The indexed word a typo was probably meant as: one that starts the same way, within the
+    distance its length allows; the most frequent, then the first in order."""
     typo = rules()["typo"]
     korean = bool(HANGUL.match(word))
     if len(word) < (typo["korean_min_length"] if korean else typo["min_length"]):
@@ -154,8 +181,8 @@ def correction(word: str, corpus: Corpus) -> str | None:
     if korean:
         limit = 1
     best: tuple[int, int, str] | None = None
-    for candidate in corpus.vocabulary:
-        if bool(HANGUL.match(candidate)) != korean or abs(len(candidate) - len(word)) > limit:
+    for candidate in corpus.starting_with(start_of(word)):
+        if abs(len(candidate) - len(word)) > limit:
             continue
         distance = edit_distance(word, candidate, limit)
         if distance <= limit:
@@ -182,8 +209,8 @@ def query_groups(query: str, corpus: Corpus, analyzer: Analyzer | None = None):
             ignored.append(raw)
             continue
         fixed = None
-        if not corpus.postings(word):
-            fixed = correction(word, corpus)  # a word that matches nothing: probably a typo
+        if not corpus.has_prefix(word):
+            fixed = correction(word, corpus)  # no indexed word starts with it: perhaps a typo
         chosen = fixed or word
         alternatives = [chosen, *(s for s in corpus.synonyms.get(chosen, ()) if s != chosen)]
         groups.append(Group(raw, tuple(alternatives[:most]), fixed))
@@ -287,7 +314,9 @@ def search(
         dropped=tuple(dropped),
         ignored=ignored,
         required=required if matched else 0,
-        corrections=tuple((g.typed, g.correction) for g in groups if g.correction),
+        corrections=tuple(
+            (g.typed, corpus.shown.get(g.correction, g.correction)) for g in groups if g.correction
+        ),
         weights={g.typed: w for (g, _), w in zip(matched, weights, strict=True)},
     )
 

@@ -12,14 +12,8 @@ const data = JSON.parse(fs.readFileSync(process.env.SEARCH_VECTORS_JSON, "utf8")
 const analyzer = new core.Analyzer(data.rules);
 
 function index() {
-  const postings = new core.MemoryPostings(data.corpus.map((d) => d.words));
-  return {
-    size: data.corpus.length,
-    docs: data.corpus,
-    synonyms: data.synonyms,
-    postings: (word) => postings.lookup(word),
-    vocabulary: () => postings.vocabulary(),
-  };
+  const vocabulary = core.Vocabulary.fromDocuments(data.corpus.map((d) => d.words), data.shown);
+  return core.memoryIndex(data.corpus, data.synonyms, vocabulary);
 }
 
 for (const vector of data.vectors.words) {
@@ -58,14 +52,8 @@ test("the Python engine's results on the library's own queries", async () => {
   if (!data.library) return;
   for (const lang of Object.keys(data.library)) {
     const library = data.library[lang];
-    const postings = new core.MemoryPostings(library.docs.map((d) => d.words));
-    const engine = new core.Engine(data.rules, {
-      size: library.docs.length,
-      docs: library.docs,
-      synonyms: library.synonyms,
-      postings: (word) => postings.lookup(word),
-      vocabulary: () => postings.vocabulary(),
-    });
+    const vocabulary = core.Vocabulary.fromDocuments(library.docs.map((d) => d.words), library.shown);
+    const engine = new core.Engine(data.rules, core.memoryIndex(library.docs, library.synonyms, vocabulary));
     for (const [query, expected] of library.answers) {
       const result = await engine.search(query, {});
       assert.deepEqual(result.ids, expected, `${lang}: ${query}`);

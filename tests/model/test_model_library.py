@@ -1,6 +1,5 @@
-"""The library (generator/model/library.py): its order (`newest_first`, and `order_key` whose
-descending order is the same), the indexes by term (`cases_with`, `count`, `terms_of`, `byline`,
-`used_terms`), related cases (shared descriptive terms, ties by rarity then recency, five at
+"""The library (generator/model/library.py): its order (`newest_first`), the indexes by term
+(`cases_with`, `count`, `terms_of`, `byline`, `used_terms`), related cases (shared descriptive terms, ties by rarity then recency, five at
 most), co-occurring terms, term pairs, and that nothing in it can be written once it is built.
 Incidents are made in memory under the test taxonomy."""
 
@@ -12,8 +11,6 @@ from types import MappingProxyType
 
 import pytest
 from conftest import TAXONOMY, TODAY
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from generator.build.check import check_project
 from generator.load.front_matter import parse_yaml
@@ -25,7 +22,6 @@ from generator.model.library import (
     RELATED_LIMIT,
     build_library,
     newest_first,
-    order_key,
 )
 from generator.model.taxonomy import Taxonomy
 
@@ -104,41 +100,6 @@ class TestOrder:
             TAX, [make("year", "2024"), make("month", "2024-03"), make("day", "2024-03-09")]
         )
         assert ids(library.incidents) == ["day", "month", "year"]
-
-    def test_order_key_descending_is_the_library_order(self):
-        incidents = [
-            make("acme-a", "2024-03-01"),
-            make("acme-a-b", "2024-03-01"),  # an id that extends another
-            make("acme-b", "2024-03-01"),
-            make("acme-0", "2024-03-01"),
-            make("z", "2024-03"),
-            make("y", "2024-03", "2024-05"),
-            make("x", "2024"),
-        ]
-        library = build_library(TAX, incidents)
-        by_key = sorted(incidents, key=order_key, reverse=True)
-        assert ids(by_key) == ids(library.incidents)
-        assert order_key(incidents[0]).startswith("2024-03-01 2024-04-02 ")
-        assert order_key(incidents[6]).startswith("2024-00-00 ")
-
-    @settings(max_examples=60, deadline=None)
-    @given(
-        st.lists(
-            st.tuples(
-                st.from_regex(r"[a-z0-9]{1,3}(?:-[a-z0-9]{1,3}){0,2}", fullmatch=True),
-                st.sampled_from(["2023", "2023-12", "2024", "2024-01", "2024-01-05", "2024-01-15"]),
-                st.sampled_from(["2024", "2024-02", "2024-02-01"]),
-            ),
-            min_size=1,
-            max_size=12,
-            unique_by=lambda item: item[0],
-        )
-    )
-    def test_order_key_agrees_with_newest_first_for_any_ids_and_dates(self, rows):
-        incidents = [make(i, occurred, published) for i, occurred, published in rows]
-        assert ids(sorted(incidents, key=order_key, reverse=True)) == ids(
-            sorted(incidents, key=newest_first)
-        )
 
     def test_the_input_order_does_not_matter(self):
         incidents = [make(f"case-{n}", f"2024-0{n % 9 + 1}") for n in range(12)]

@@ -17,16 +17,17 @@ from generator.model.library import build_library
 from generator.outputs.search_data import (
     as_script,
     index_payload,
+    part_file,
     search_files,
     term_words,
     terms_payload,
     text_payload,
-    vocabulary_payload,
-    words_payload,
+    vocabulary_parts,
 )
 from generator.render.strings import strings_for
 from generator.search.analyzer import browser_rules
 from generator.search.corpus import build_corpora
+from generator.search.engine import start_of
 
 TAX = build_taxonomy(parse_yaml(TAXONOMY, "taxonomy.yml"), "taxonomy.yml")[0]
 MODEL = incident_model(TAX)
@@ -182,16 +183,29 @@ class TestIndexPayload:
         }
 
 
-class TestWordsAndVocabulary:
-    def test_postings_and_frequencies_of_every_word(self):
+class TestVocabularyParts:
+    def test_every_word_in_the_part_of_its_start_with_its_cases(self):
         corpus = CORPORA["en"].corpus
-        words = words_payload(CORPORA["en"])
-        vocab = vocabulary_payload(CORPORA["en"])
-        assert words["words"] == vocab["words"] == list(corpus.vocabulary)
-        at = words["words"].index("infiniband")
-        assert words["postings"][at] == [1]  # only "a" has the fabric
-        assert vocab["freq"][at] == 1
-        assert vocab["freq"] == [len(p) for p in words["postings"]]
+        parts = vocabulary_parts(CORPORA["en"])
+        assert [w for part in parts.values() for w in part["words"]] == list(corpus.vocabulary)
+        for start, part in parts.items():
+            assert all(start_of(word) == start for word in part["words"])
+            assert part["words"] == sorted(part["words"])
+        infiniband = parts["in"]["postings"][parts["in"]["words"].index("infiniband")]
+        assert infiniband == [1]  # only "a" (second in library order) has the fabric
+        assert "인" in parts and len("인") == 1  # Korean parts start with one syllable
+
+    def test_how_cases_write_a_stem(self):
+        parts = vocabulary_parts(CORPORA["en"])
+        # every case's sections say "symptoms"; the index has its stem
+        assert "symptom" in parts["sy"]["words"]
+        assert parts["sy"]["shown"]["symptom"] == "symptoms"
+        assert "report" not in parts["re"]["shown"]  # a word that is its own stem
+        assert all(w in part["words"] for part in parts.values() for w in part["shown"])
+
+    def test_file_names_spell_korean(self):
+        assert part_file("in") == "in.js"
+        assert part_file("인") == "q07032.js"
 
 
 class TestTextPayload:
@@ -223,18 +237,16 @@ class TestTextPayload:
 
     def test_the_files_of_a_site(self):
         files = search_files(LIBRARY, CORPORA)
-        assert sorted(files) == sorted(
+        expected = [
             f"{lang}/search/{name}"
             for lang in ("ko", "en")
-            for name in (
-                "terms.js",
-                "index.js",
-                "words.js",
-                "vocab.js",
-                "text/a.js",
-                "text/b.js",
-            )
-        )
+            for name in ("terms.js", "index.js", "text/a.js", "text/b.js")
+        ] + [
+            f"{lang}/search/words/{part_file(start)}"
+            for lang in ("ko", "en")
+            for start in vocabulary_parts(CORPORA[lang])
+        ]
+        assert sorted(files) == sorted(expected)
         assert files["en/search/text/a.js"].startswith(
             "window.IncidentLibraryData=window.IncidentLibraryData||{};"
             '(window.IncidentLibraryData.text=window.IncidentLibraryData.text||{})["a"]={'

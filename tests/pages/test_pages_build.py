@@ -422,12 +422,6 @@ class TestCasePages:
         assert [r.incident.id for r in related] == ["c"]
         assert related == SMALL.related(SMALL.incident("a"))
 
-    def test_index_names_are_the_other_names_of_its_terms(self):
-        names = page("en/cases/a.html").index_names
-        assert "NVIDIA driver" in names and "인피니밴드" in names and "애크미" in names
-        assert "gpu-driver" not in names  # ids are filters, not words
-        assert list(names) == sorted(names)
-
 
 class TestCitation:
     def test_text_in_each_language(self):

@@ -36,4 +36,7 @@ def corpus() -> Corpus:
                 order=order,
             )
         )
-    return Corpus(documents, synonym_groups(data["synonyms"], analyzer))
+    texts = [f"{case.get('title', '')} {case['lead']} {case['body']}" for case in data["corpus"]]
+    return Corpus(
+        documents, synonym_groups(data["synonyms"], analyzer), analyzer.shown_forms(texts)
+    )

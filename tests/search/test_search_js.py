@@ -49,6 +49,7 @@ def test_the_browser_engine_passes_the_vectors_and_agrees_with_python(tmp_path):
         answers[lang] = {
             "docs": documents(built.corpus),
             "synonyms": {w: list(o) for w, o in built.corpus.synonyms.items()},
+            "shown": built.corpus.shown,
             "answers": [
                 [q["query"], list(search(built.corpus, q["query"]).ids)] for q in queries[lang]
             ],
@@ -57,6 +58,7 @@ def test_the_browser_engine_passes_the_vectors_and_agrees_with_python(tmp_path):
         "rules": browser_rules(),
         "corpus": documents(small),
         "synonyms": {w: list(o) for w, o in small.synonyms.items()},
+        "shown": small.shown,
         "vectors": vectors(),
         "library": answers,
     }

@@ -14,9 +14,11 @@ from browser import PageWatch, serve
 from conftest import REPO
 from sitebuild import build_fixture_site
 
-from generator.model.library import build_library
 from generator.build.check import check_project
 from generator.load.project import ProjectPaths
+from generator.model.library import build_library
+from generator.search.corpus import build_corpus
+from generator.search.engine import passage, search
 
 QUERIES = yaml.safe_load((Path(__file__).parent / "search_queries.yml").read_text(encoding="utf-8"))
 IMBUE = "imbue-h100-cluster-bring-up"
@@ -101,6 +103,65 @@ def test_recall_at_3_of_realistic_queries(chromium, base, lang):
     )
     assert engine == ("local" if base.startswith("file:") else "pagefind")
     assert recall >= 0.9, misses
+    context.close()
+
+
+def filter_combinations(library) -> list[dict]:
+    """Filters to try with every query: none, two values of one facet (OR), two facets (AND)."""
+    organizations = [t.id for t in library.taxonomy.facet("organization").terms if library.count(t)]
+    return [
+        {},
+        {"organization": organizations[:2]},
+        {"domain": ["ai-infra"], "cause": [library.taxonomy.facet("cause").terms[0].id]},
+    ]
+
+
+SEARCH_IN_PAGE = """async ([q, filters]) => {
+  const r = await IncidentLibrary.search(q, filters, 1);
+  return {ids: r.ids, counts: r.counts, dropped: r.dropped, corrections: r.corrections,
+          passages: r.items.map(i => i.passage ? [i.passage.text, i.passage.marks] : null)};
+}"""
+
+
+@pytest.fixture(scope="module")
+def python_answers(library):
+    """What the agent server's engine (generator/search) answers, for every query and filter."""
+    answers = {}
+    for lang in ("ko", "en"):
+        built = build_corpus(library, lang)
+        for case in QUERIES[lang]:
+            for filters in filter_combinations(library):
+                result = search(built.corpus, case["query"], filters)
+                passages = []
+                for case_id in result.ids[:20]:
+                    found = passage(built.sentences[case_id], result.groups, result.weights)
+                    passages.append([found.text, [list(m) for m in found.marks]] if found else None)
+                answers[lang, case["query"], str(filters)] = {
+                    "ids": list(result.ids),
+                    "counts": {f: dict(c) for f, c in result.counts.items()},
+                    "dropped": list(result.dropped),
+                    "corrections": [list(c) for c in result.corrections],
+                    "passages": passages if result.groups else [None] * len(passages),
+                }
+    return answers
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_both_engines_give_the_agent_servers_answers(chromium, base, library, python_answers, lang):
+    """For every query of the relevance set, with and without filters: the same cases in the same
+    order, the same facet counts, the same words left out and corrected and the same quoted
+    passages, over http (Pagefind), from disk (words.js) and from the Python engine."""
+    context, page, watch = open_library(chromium, f"{base}{lang}/index.html")
+    differences = []
+    for case in QUERIES[lang]:
+        for filters in filter_combinations(library):
+            got = page.evaluate(SEARCH_IN_PAGE, [case["query"], filters])
+            want = python_answers[lang, case["query"], str(filters)]
+            for key in ("ids", "counts", "dropped", "corrections", "passages"):
+                if got[key] != want[key]:
+                    differences.append(f"{case['query']!r} {filters} {key}: {got[key]} != {want[key]}")
+    assert differences == [], "\n".join(differences[:10])
+    assert watch.errors == []
     context.close()
 
 

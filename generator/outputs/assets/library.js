@@ -94,11 +94,6 @@
     });
   }
 
-  function once(make) {
-    var promise = null;
-    return function () { return promise || (promise = make()); };
-  }
-
   function loadIndex() {
     return loadScript(SEARCH + "index.js").then(function () {
       var payload = data().index;
@@ -141,21 +136,38 @@
               return found;
             });
           };
-          index.vocabulary = once(function () {
-            return loadScript(SEARCH + "vocab.js").then(function () { return data().vocab; });
-          });
+          index.vocabulary = vocabularyPart;
           return index;
         });
     });
   }
 
+  // A part of the vocabulary: the words that start with `start` (words/<start>.js), with the
+  // cases that have each.
+  var parts = {};
+  var starts = null;
+  function vocabularyPart(start) {
+    if (!starts) starts = new Set(data().index.starts);
+    if (!parts[start]) {
+      var loaded = starts.has(start)
+        ? loadScript(SEARCH + "words/" + spellHangul(start) + ".js")
+        : Promise.resolve();
+      parts[start] = loaded.then(function () {
+        var part = (data().words || {})[start] || { words: [], postings: [], shown: {} };
+        return new window.IncidentSearch.Vocabulary(part.words, part.postings, part.shown);
+      });
+    }
+    return parts[start];
+  }
+
   function diskIndex() {
-    return Promise.all([loadIndex(), loadScript(SEARCH + "words.js")]).then(function (loaded) {
-      var index = loaded[0];
-      var table = window.IncidentSearch.MemoryPostings.fromPayload(data().words);
+    return loadIndex().then(function (index) {
+      var startOf = window.IncidentSearch.startOf;
       index.name = "local";
-      index.postings = function (word) { return table.lookup(word); };
-      index.vocabulary = function () { return table.vocabulary(); };
+      index.vocabulary = vocabularyPart;
+      index.postings = function (word) {
+        return vocabularyPart(startOf(word, TERMS.rules)).then(function (part) { return part.lookup(word); });
+      };
       return index;
     });
   }

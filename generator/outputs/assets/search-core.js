@@ -80,7 +80,7 @@
 
   Analyzer.prototype.longEnough = function (word) {
     if (HANGUL.test(word)) return word.length >= this.rules.min_length.hangul;
-    return /^[0-9]+$/.test(word) || word.length >= this.rules.min_length.latin;
+    return word.length >= this.rules.min_length.latin;
   };
 
   Analyzer.prototype.words = function (text) {
@@ -94,8 +94,11 @@
   };
 
   // ---- Typos -----------------------------------------------------------------------------------
+  // Edits (insert, delete, replace, or swap two neighbours) from a to b, or limit + 1 as soon as
+  // it must exceed limit.
   function editDistance(a, b, limit) {
     if (Math.abs(a.length - b.length) > limit) return limit + 1;
+    var before = [];
     var previous = [];
     for (var j = 0; j <= b.length; j++) previous.push(j);
     for (var i = 1; i <= a.length; i++) {
@@ -104,15 +107,20 @@
       for (var k = 1; k <= b.length; k++) {
         var cost = a.charAt(i - 1) === b.charAt(k - 1) ? 0 : 1;
         var value = Math.min(previous[k] + 1, current[k - 1] + 1, previous[k - 1] + cost);
+        if (i > 1 && k > 1 && a.charAt(i - 1) === b.charAt(k - 2) && a.charAt(i - 2) === b.charAt(k - 1)) {
+          value = Math.min(value, before[k - 2] + 1);
+        }
         current.push(value);
         if (value < smallest) smallest = value;
       }
       if (smallest > limit) return limit + 1;
+      before = previous;
       previous = current;
     }
     return previous[b.length];
   }
 
+  // `vocabulary`: the words that start as `word` does, with their frequencies.
   function correction(word, vocabulary, rules) {
     var typo = rules.typo;
     var korean = HANGUL.test(word);
@@ -125,7 +133,7 @@
     var best = null;
     for (var w = 0; w < vocabulary.words.length; w++) {
       var candidate = vocabulary.words[w];
-      if (HANGUL.test(candidate) !== korean || Math.abs(candidate.length - word.length) > limit) continue;
+      if (Math.abs(candidate.length - word.length) > limit) continue;
       var distance = editDistance(word, candidate, limit);
       if (distance > limit) continue;
       var key = [distance, -vocabulary.freq[w], candidate];
@@ -143,10 +151,11 @@
   }
 
   // ---- The engine ------------------------------------------------------------------------------
-  // An index: { size, docs: [{id, lead: [words], terms: {facet: [ids]}, order}], synonyms:
-  // {word: [words]}, postings(word) -> Promise<Set of doc positions>, vocabulary() ->
-  // Promise<{words, freq}> }. Postings follow Pagefind's rule: the cases with a word that starts
-  // with `word`, or, when no indexed word does, those with the longest indexed word it starts with.
+  // An index: { docs: [{id, lead: [words], title: [words], terms: {facet: [ids]}, order}],
+  // synonyms: {word: [words]}, postings(word) -> Set or Promise<Set> of doc positions,
+  // vocabulary(start) -> Vocabulary or Promise<Vocabulary> of the words that begin with `start` }.
+  // Postings follow Pagefind's rule: the cases with a word that starts with `word`, or, when no
+  // indexed word does, those with the longest indexed word it starts with.
 
   function Engine(rules, index) {
     this.rules = rules;
@@ -160,6 +169,19 @@
     if (!cache[word]) cache[word] = Promise.resolve(this.index.postings(word));
     return cache[word];
   };
+
+  Engine.prototype.vocabulary = function (start) {
+    var cache = this.cache;
+    var key = "\u0000" + start;
+    if (!cache[key]) cache[key] = Promise.resolve(this.index.vocabulary(start));
+    return cache[key];
+  };
+
+  // The characters a correction keeps, and the part of the vocabulary a word is in.
+  function startOf(word, rules) {
+    var same = rules.typo.same_start;
+    return word.slice(0, HANGUL.test(word) ? same.hangul : same.latin);
+  }
 
   // The query's words, each with its alternatives: the word (or, when it matches nothing, the
   // indexed word it is probably a typo of) and its synonyms. Past the cap, words are ignored.
@@ -179,16 +201,16 @@
     }
     return Promise.all(
       planned.map(function (item) {
-        return self.postings(item.word).then(function (found) {
-          if (found.size) return null;
-          return Promise.resolve(self.index.vocabulary()).then(function (vocabulary) {
-            return correction(item.word, vocabulary, rules);
-          });
+        return self.vocabulary(startOf(item.word, rules)).then(function (vocabulary) {
+          // No indexed word starts with it: perhaps a typo.
+          if (vocabulary.hasPrefix(item.word)) return null;
+          var fixed = correction(item.word, vocabulary, rules);
+          return fixed && { word: fixed, shown: vocabulary.shown[fixed] || fixed };
         });
       })
     ).then(function (fixes) {
       var groups = planned.map(function (item, i) {
-        var chosen = fixes[i] || item.word;
+        var chosen = fixes[i] ? fixes[i].word : item.word;
         var alternatives = [chosen];
         var synonyms = self.index.synonyms[chosen] || [];
         for (var s = 0; s < synonyms.length; s++) {
@@ -197,7 +219,8 @@
         return {
           typed: item.typed,
           alternatives: alternatives.slice(0, rules.max_alternatives),
-          correction: fixes[i] || null,
+          correction: fixes[i] ? fixes[i].word : null,
+          shown: fixes[i] ? fixes[i].shown : null,
         };
       });
       return { groups: groups, ignored: ignored };
@@ -318,7 +341,7 @@
           groups: matched.map(function (m) { return m.group; }),
           dropped: dropped,
           ignored: planned.ignored,
-          corrections: groups.filter(function (g) { return g.correction; }).map(function (g) { return [g.typed, g.correction]; }),
+          corrections: groups.filter(function (g) { return g.correction; }).map(function (g) { return [g.typed, g.shown]; }),
           weights: weightOf,
           required: matched.length ? required : 0,
         };
@@ -368,48 +391,74 @@
     return { marks: marks, matched: matched };
   };
 
-  // ---- Postings from words kept in memory (the disk engine, and tests) -------------------------
-  function MemoryPostings(docWords) {
-    var table = {};
-    for (var d = 0; d < docWords.length; d++) {
-      for (var w = 0; w < docWords[d].length; w++) {
-        var word = docWords[d][w];
-        (table[word] || (table[word] = [])).push(d);
-      }
-    }
-    this.table = table;
-    this.sorted = Object.keys(table).sort();
+  // ---- A vocabulary: sorted words, the cases with each, how many ---------------------------------
+  // From a part of words/<start>.js ({words, postings}), or built in memory (tests, the index of a
+  // whole small library).
+  // `shown`: {word: the form cases write it in}, for the words whose stem is not that form.
+  function Vocabulary(words, postings, shown) {
+    this.words = words;
+    this.postings = postings;
+    this.shown = shown || {};
+    this.freq = postings.map(function (p) { return p.length; });
   }
 
-  MemoryPostings.prototype.lookup = function (word) {
-    var found = new Set();
+  Vocabulary.prototype.first = function (word) {
     var lo = 0;
-    var hi = this.sorted.length;
-    while (lo < hi) { var mid = (lo + hi) >> 1; if (this.sorted[mid] < word) lo = mid + 1; else hi = mid; }
-    for (var i = lo; i < this.sorted.length && this.sorted[i].indexOf(word) === 0; i++) {
-      this.table[this.sorted[i]].forEach(function (d) { found.add(d); });
+    var hi = this.words.length;
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (this.words[mid] < word) lo = mid + 1; else hi = mid; }
+    return lo;
+  };
+
+  Vocabulary.prototype.hasPrefix = function (word) {
+    var at = this.first(word);
+    return at < this.words.length && this.words[at].indexOf(word) === 0;
+  };
+
+  Vocabulary.prototype.lookup = function (word) {
+    var found = new Set();
+    for (var i = this.first(word); i < this.words.length && this.words[i].indexOf(word) === 0; i++) {
+      this.postings[i].forEach(function (d) { found.add(d); });
     }
     if (found.size) return found;
     for (var end = word.length - 1; end > 0; end--) {
-      var exact = this.table[word.slice(0, end)];
-      if (exact) return new Set(exact);
+      var prefix = word.slice(0, end);
+      var at = this.first(prefix);
+      if (at < this.words.length && this.words[at] === prefix) return new Set(this.postings[at]);
     }
     return found;
   };
 
-  // From words.js: {words: [sorted], postings: [[positions]]}.
-  MemoryPostings.fromPayload = function (payload) {
-    var made = Object.create(MemoryPostings.prototype);
-    made.table = {};
-    for (var i = 0; i < payload.words.length; i++) made.table[payload.words[i]] = payload.postings[i];
-    made.sorted = payload.words.slice();
-    return made;
+  Vocabulary.prototype.slice = function (start) {
+    var from = this.first(start);
+    var to = from;
+    while (to < this.words.length && this.words[to].indexOf(start) === 0) to++;
+    return new Vocabulary(this.words.slice(from, to), this.postings.slice(from, to), this.shown);
   };
 
-  MemoryPostings.prototype.vocabulary = function () {
-    var table = this.table;
-    return { words: this.sorted, freq: this.sorted.map(function (w) { return new Set(table[w]).size; }) };
+  Vocabulary.fromDocuments = function (docWords, shown) {
+    var table = {};
+    for (var d = 0; d < docWords.length; d++) {
+      var seen = {};
+      for (var w = 0; w < docWords[d].length; w++) {
+        var word = docWords[d][w];
+        if (seen[word]) continue;
+        seen[word] = true;
+        (table[word] || (table[word] = [])).push(d);
+      }
+    }
+    var words = Object.keys(table).sort();
+    return new Vocabulary(words, words.map(function (w) { return table[w]; }), shown);
   };
+
+  // An index over a vocabulary held in memory.
+  function memoryIndex(docs, synonyms, vocabulary) {
+    return {
+      docs: docs,
+      synonyms: synonyms,
+      postings: function (word) { return vocabulary.lookup(word); },
+      vocabulary: function (start) { return vocabulary.slice(start); },
+    };
+  }
 
   // ---- index.js -> the engine's documents ----------------------------------------------------
   // Each case is [id, [term positions], [lead words its terms do not give], [title words]]; its
@@ -436,7 +485,9 @@
     documents: documents,
     Analyzer: Analyzer,
     Engine: Engine,
-    MemoryPostings: MemoryPostings,
+    Vocabulary: Vocabulary,
+    memoryIndex: memoryIndex,
+    startOf: startOf,
     editDistance: editDistance,
     correction: correction,
   };
