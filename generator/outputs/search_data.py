@@ -26,7 +26,7 @@ from ..model.library import Library
 from ..pages import urls
 from ..render.strings import strings_for
 from ..search.analyzer import Analyzer, browser_rules, default_analyzer
-from ..search.corpus import SearchCorpus
+from ..search.corpus import SearchCorpus, term_lead
 from ..search.engine import start_of
 from .search_documents import spell_hangul
 
@@ -68,10 +68,10 @@ def terms_payload(library: Library, lang: str) -> dict:
 
 
 def term_words(library: Library, analyzer: Analyzer | None = None) -> dict[str, list[str]]:
-    """ "facet:term" -> the words of the term's names: part of the lead of every case it tags."""
+    """ "facet:term" -> the words of what the term adds to the lead of every case it tags."""
     analyzer = analyzer or default_analyzer()
     return {
-        f"{facet.id}:{term.id}": sorted(set(analyzer.document_words(" ".join(term.names()))))
+        f"{facet.id}:{term.id}": sorted(set(analyzer.document_words(term_lead(term))))
         for facet in library.taxonomy.facets
         for term in facet.terms
     }
@@ -102,6 +102,8 @@ def index_payload(library: Library, search: SearchCorpus) -> dict:
         "terms": keys,
         "termWords": [words[key] for key in keys],
         "synonyms": {word: list(others) for word, others in sorted(search.corpus.synonyms.items())},
+        # A word -> the terms it is a one-word name of: their cases match it.
+        "termNames": {word: list(keys) for word, keys in search.corpus.term_names.items()},
         # The parts of the vocabulary there are (words/<start>.js), so none is asked for in vain.
         "starts": sorted({start_of(word) for word in search.corpus.vocabulary}),
         "docs": docs,

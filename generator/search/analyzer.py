@@ -74,6 +74,15 @@ class Analyzer:
             return len(word) >= self.min_hangul
         return len(word) >= self.min_latin
 
+    def single_word(self, name: str) -> str | None:
+        """The word a one-word name is matched as ("CoreDNS" -> "coredn"); None for a name of
+        several words ("디스크 풀") or one too short to search for."""
+        raws = self.raw_words(name)
+        if len(raws) != 1:
+            return None
+        word = self.stem(raws[0])
+        return word if self.long_enough(word) else None
+
     def words(self, text: str) -> list[str]:
         """The words of `text`, each reduced to the form that is matched: a query's words."""
         return [word for raw in self.raw_words(text) if self.long_enough(word := self.stem(raw))]
@@ -156,5 +165,7 @@ def browser_rules() -> dict[str, Any]:
         "typo": data["typo"],
         "lead_bonus": data["lead_bonus"],
         "title_bonus": data["title_bonus"],
+        "synonym_weight": data["synonym_weight"],
+        "fallback": data["fallback"],
         "matching": data["matching"],
     }

@@ -14,6 +14,7 @@ from types import MappingProxyType
 from ..languages import LANGS
 from ..model.incident import SECTIONS, Incident
 from ..model.library import Library
+from ..model.taxonomy import Term
 from .analyzer import Analyzer, default_analyzer
 from .engine import Corpus, Document, synonym_groups
 
@@ -36,20 +37,31 @@ def sentences(markdown: str) -> list[str]:
 
 
 def lead_text(library: Library, incident: Incident) -> str:
-    """What a case is about at a glance: its titles and summaries in every language, and every
-    name of its terms. A word here weighs more than one in the sections."""
+    """What a case is about at a glance: its titles and summaries in every language, and the
+    labels of its terms in both. A word here weighs more than one in the sections. Aliases are
+    not part of it: a query word that is an alias finds the term's cases through the term
+    (`term_names`), weighed as a synonym, not as if the case said it."""
     parts = []
     for text in incident.texts:
         parts += [text.title, text.summary]
     for facet in library.taxonomy.facets:
-        for term in library.terms_of(incident, facet.id):
-            parts.extend(term.names())
+        parts += [term_lead(term) for term in library.terms_of(incident, facet.id)]
     return " ".join(parts)
 
 
-def body_text(incident: Incident, lang: str) -> str:
-    text = incident.text(lang)
-    return " ".join([text.title, text.summary, *(plain_text(text.section(k)) for k in SECTIONS)])
+def term_lead(term: Term) -> str:
+    """What a term adds to the lead of the cases it tags: its labels in both languages."""
+    return f"{term.label_ko} {term.label_en}"
+
+
+def body_text(incident: Incident) -> str:
+    """Everything a case says, in every language it is written in: a reader on the Korean page
+    who types an error string or a product name finds the case whose English text has it, and
+    the other way round (a translation is, among other things, a list of synonyms)."""
+    parts = []
+    for text in incident.texts:
+        parts += [text.title, text.summary, *(plain_text(text.section(k)) for k in SECTIONS)]
+    return " ".join(parts)
 
 
 def case_sentences(incident: Incident, lang: str) -> list[str]:
@@ -61,9 +73,18 @@ def case_sentences(incident: Incident, lang: str) -> list[str]:
     return out
 
 
-def taxonomy_synonyms(library: Library) -> list[list[str]]:
-    """A synonym group per term: its id, labels and aliases (those that are single words)."""
-    return [[*term.names()] for term in library.taxonomy.terms()]
+def term_names(library: Library, analyzer: Analyzer) -> dict[str, tuple[str, ...]]:
+    """Each word that is a one-word name of terms (id, label or alias) -> those terms, as
+    "facet:term": a query word that names a term finds the cases tagged with it."""
+    names: dict[str, list[str]] = {}
+    for facet in library.taxonomy.facets:
+        for term in facet.terms:
+            key = f"{facet.id}:{term.id}"
+            for name in term.names():
+                word = analyzer.single_word(name)
+                if word and key not in names.setdefault(word, []):
+                    names[word].append(key)
+    return {word: tuple(keys) for word, keys in sorted(names.items())}
 
 
 @dataclass(frozen=True)
@@ -75,14 +96,15 @@ class SearchCorpus:
     sentences: MappingProxyType  # case id -> its sentences
 
 
-def build_corpus(library: Library, lang: str, analyzer: Analyzer | None = None) -> SearchCorpus:
+def build_index(library: Library, analyzer: Analyzer | None = None) -> Corpus:
+    """The library's cases as the engine searches them: every language's words in one index,
+    the same for the Korean and the English pages."""
     analyzer = analyzer or default_analyzer()
-    synonyms = synonym_groups(taxonomy_synonyms(library), analyzer)
+    synonyms = synonym_groups((), analyzer)
     documents = []
-    texts = {}
     written = []
     for order, incident in enumerate(library.incidents):
-        lead_words, body_words = lead_text(library, incident), body_text(incident, lang)
+        lead_words, body_words = lead_text(library, incident), body_text(incident)
         written += [lead_words, body_words]
         lead = analyzer.document_words(lead_words)
         body = analyzer.document_words(body_words)
@@ -99,10 +121,15 @@ def build_corpus(library: Library, lang: str, analyzer: Analyzer | None = None) 
                 title=tuple(sorted(set(title))),
             )
         )
-        texts[incident.id] = tuple(case_sentences(incident, lang))
-    corpus = Corpus(documents, synonyms, analyzer.shown_forms(written))
-    return SearchCorpus(lang, corpus, MappingProxyType(texts))
+    return Corpus(documents, synonyms, analyzer.shown_forms(written), term_names(library, analyzer))
+
+
+def build_corpus(library: Library, lang: str, index: Corpus | None = None) -> SearchCorpus:
+    """One language's search: the index, and the sentences its result cards quote."""
+    texts = {i.id: tuple(case_sentences(i, lang)) for i in library.incidents}
+    return SearchCorpus(lang, index or build_index(library), MappingProxyType(texts))
 
 
 def build_corpora(library: Library) -> dict[str, SearchCorpus]:
-    return {lang: build_corpus(library, lang) for lang in LANGS}
+    index = build_index(library)
+    return {lang: build_corpus(library, lang, index) for lang in LANGS}

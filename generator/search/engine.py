@@ -1,15 +1,19 @@
 """The search engine, as the rules in rules.yml define it: used by the agent server, and the
 reference the browser's engine (outputs/assets/search-core.js) is tested against.
 
-A corpus is one language's cases, each with the words it is indexed by (`words`), the words of its
-lead (titles, summaries, the names of its terms), its terms and its place in the library's order.
-A query becomes groups of alternatives (the word, its synonyms, a correction); a case matches a
-group when it has a word that starts with one of the alternatives (Pagefind's rule: and when no
-indexed word starts with it, the longest indexed word that the alternative starts with). A case
-must match every group of a short query and most groups of a long one (`required_words`); when
-none within the filters does, the cases that match the most groups are the result. Cases are
-ranked by the weights of the groups they match. Facets combine with OR within a facet and AND
-across facets.
+A corpus is the library's cases, each with the words it is indexed by (`words`, in every
+language), the words of its lead (titles, summaries, the labels of its terms), its terms and its
+place in the library's order.
+A query becomes groups: each query word (or the word its typo is taken for) with its synonyms
+and the taxonomy terms it is a name of. A case matches a group when it has a word that starts
+with one of the words (Pagefind's rule; when no indexed word starts with it, the longest indexed
+word it starts with, if that is most of it), or is tagged with one of the terms. A case must
+match every group of a short query and most groups of a long one (`required_words`); when none
+within the filters does, the cases that match the most groups do. These full matches come first,
+then the cases that miss one group more. Within each, cases are ranked by the weights of the
+groups they match: rarer words weigh more, the word as typed more than a
+synonym or a term, and a word in a title or lead more than one in the body. Facets combine with
+OR within a facet and AND across facets.
 """
 
 from __future__ import annotations
@@ -38,8 +42,9 @@ class Group:
     """One query word: what was typed, and the words any of which a case must have."""
 
     typed: str
-    alternatives: tuple[str, ...]
+    alternatives: tuple[str, ...]  # the word (as typed, or corrected), then its synonyms
     correction: str | None = None  # the indexed word a typo was taken for
+    terms: tuple[str, ...] = ()  # "facet:term" of the terms the word is a name of
 
 
 @dataclass(frozen=True)
@@ -52,25 +57,28 @@ class Result:
     ignored: tuple[str, ...]  # words past the cap, as typed
     corrections: tuple[tuple[str, str], ...]  # (typed, taken as: the word as cases write it)
     weights: Mapping[str, float] = field(default_factory=dict)  # typed word -> its weight
-    required: int = 0  # how many of the groups each case has at least
+    required: int = 0  # how many of the groups a case must have to be a full match
+    exact: int = 0  # the first `exact` results are full matches; the rest miss one group more
 
 
 def synonym_groups(extra: Iterable[Iterable[str]] = (), analyzer: Analyzer | None = None):
-    """Word -> the other words of its synonym groups (the reviewed list, then `extra`, such as
-    the taxonomy's term names), all analysed. Groups that share a word are not merged."""
+    """Word -> the other words of its synonym groups (the reviewed list, then `extra`), all
+    analysed; names of more than one word are left out. Groups that share a word are not
+    merged."""
     analyzer = analyzer or default_analyzer()
     minimum = rules()["min_synonym_length"]
     table: dict[str, list[str]] = {}
     for group in [*rules()["synonyms"], *extra]:
         words = []
         for name in group:
-            analysed = analyzer.words(str(name))
-            if len(analysed) == 1 and analysed[0] not in words:
-                words.append(analysed[0])
+            word = analyzer.single_word(str(name))
+            if word and word not in words:
+                words.append(word)
         for word in words:
             table.setdefault(word, [])
             for other in words:
-                if other != word and len(other) >= minimum and other not in table[word]:
+                shortest = minimum["hangul" if HANGUL.match(other) else "latin"]
+                if other != word and len(other) >= shortest and other not in table[word]:
                     table[word].append(other)
     return {word: tuple(others) for word, others in table.items()}
 
@@ -83,8 +91,18 @@ class Corpus:
         documents: Sequence[Document],
         synonyms: Mapping[str, tuple[str, ...]] | None = None,
         shown: Mapping[str, str] | None = None,
+        term_names: Mapping[str, tuple[str, ...]] | None = None,
     ) -> None:
         self.documents = tuple(documents)
+        # A word -> the "facet:term" of the terms it is a one-word name of ("oom" -> the
+        # resource-exhaustion cause): the cases tagged with them match the word.
+        self.term_names = dict(term_names or {})
+        self._tagged: dict[str, frozenset[int]] = {}
+        for index, document in enumerate(self.documents):
+            for facet, ids in document.terms.items():
+                for term in ids:
+                    key = f"{facet}:{term}"
+                    self._tagged[key] = self._tagged.get(key, frozenset()) | {index}
         # An indexed word as the cases write it, where that differs ("coredn" -> "coredns"):
         # how a correction is shown.
         self.shown = dict(shown or {})
@@ -122,9 +140,13 @@ class Corpus:
             end += 1
         return self.vocabulary[at:end]
 
+    def tagged(self, key: str) -> frozenset[int]:
+        """Positions of the cases tagged with the term "facet:term"."""
+        return self._tagged.get(key, frozenset())
+
     def postings(self, word: str) -> frozenset[int]:
         """Cases with a word that starts with `word`; when no indexed word does, the cases with
-        the longest indexed word that `word` starts with (what Pagefind does)."""
+        the longest indexed word that `word` starts with, if that is most of it (`fallback`)."""
         found: set[int] = set()
         at = bisect_left(self.vocabulary, word)
         while at < len(self.vocabulary) and self.vocabulary[at].startswith(word):
@@ -132,11 +154,18 @@ class Corpus:
             at += 1
         if found:
             return frozenset(found)
-        for end in range(len(word) - 1, 0, -1):
+        for end in range(len(word) - 1, shortest_fallback(word) - 1, -1):
             exact = self._postings.get(word[:end])
             if exact:
                 return exact
         return frozenset()
+
+
+def shortest_fallback(word: str) -> int:
+    """The fewest characters of `word` an indexed word it starts with must have to stand for it
+    ("kubernetesx" -> "kubernetes", "느려졌는데" -> "느려"; not "crashloopbackoff" -> "crash")."""
+    numerator, denominator = rules()["fallback"]["hangul" if HANGUL.match(word) else "latin"]
+    return max(1, -(-len(word) * numerator // denominator))
 
 
 def edit_distance(a: str, b: str, limit: int) -> int:
@@ -213,7 +242,8 @@ def query_groups(query: str, corpus: Corpus, analyzer: Analyzer | None = None):
             fixed = correction(word, corpus)  # no indexed word starts with it: perhaps a typo
         chosen = fixed or word
         alternatives = [chosen, *(s for s in corpus.synonyms.get(chosen, ()) if s != chosen)]
-        groups.append(Group(raw, tuple(alternatives[:most]), fixed))
+        terms = corpus.term_names.get(chosen, ())
+        groups.append(Group(raw, tuple(alternatives[:most]), fixed, terms))
     return tuple(groups), tuple(ignored)
 
 
@@ -255,16 +285,20 @@ def search(
     documents = corpus.documents
     allowed = frozenset(i for i, d in enumerate(documents) if _matches_filters(d, filters))
     groups, ignored = query_groups(query, corpus, analyzer)
-    matched: list[tuple[Group, frozenset[int]]] = []
+    matched: list[tuple[Group, frozenset[int], frozenset[int]]] = []  # group, cases, literal
     dropped: list[str] = []
     for group in groups:
-        found = frozenset().union(*(corpus.postings(a) for a in group.alternatives))
+        literal = corpus.postings(group.alternatives[0])
+        found = literal.union(
+            *(corpus.postings(a) for a in group.alternatives[1:]),
+            *(corpus.tagged(key) for key in group.terms),
+        )
         if found:
-            matched.append((group, found))
+            matched.append((group, found, literal))
         else:
             dropped.append(group.typed)  # no case has it, nor anything it was taken for
     hits = [0] * len(documents)
-    for _, found in matched:
+    for _, found, _ in matched:
         for index in found:
             hits[index] += 1
     required = required_words(len(matched))
@@ -272,13 +306,17 @@ def search(
         # When no case within the filters has enough of the words, the cases with the most do.
         best = max((hits[i] for i in allowed), default=0)
         required = max(1, min(required, best))
-        words_set = frozenset(i for i, n in enumerate(hits) if n >= required)
+        # After them, the cases that miss one word more (a reader who describes a problem
+        # rarely uses every word the case does); they are told apart (`exact`).
+        least = max(1, required - 1)
+        words_set = frozenset(i for i, n in enumerate(hits) if n >= least)
     else:
         words_set = frozenset(range(len(documents))) if not groups else frozenset()
     chosen = words_set & allowed
     total = max(len(documents), 1)
-    weights = [math.log(1 + total / len(f)) for _, f in matched]
+    weights = [math.log(1 + total / len(found)) for _, found, _ in matched]
     bonus, title_bonus = rules()["lead_bonus"], rules()["title_bonus"]
+    synonym = rules()["synonym_weight"]
 
     def has(words: Sequence[str], group: Group) -> bool:
         return any(w.startswith(a) for a in group.alternatives for w in words)
@@ -286,14 +324,18 @@ def search(
     def score(index: int) -> float:
         document = documents[index]
         value = 0.0
-        for (group, found), weight in zip(matched, weights, strict=True):
+        for (group, found, literal), weight in zip(matched, weights, strict=True):
             if index in found:
                 in_lead, in_title = has(document.lead, group), has(document.title, group)
-                value += weight * (1 + bonus * in_lead + title_bonus * in_title)
+                share = 1.0 if index in literal else synonym
+                value += weight * share * (1 + bonus * in_lead + title_bonus * in_title)
         return value
 
     if matched:
-        ranked = sorted(chosen, key=lambda i: (-_score_key(score(i)), documents[i].order))
+        ranked = sorted(
+            chosen,
+            key=lambda i: (hits[i] < required, -_score_key(score(i)), documents[i].order),
+        )
     else:
         ranked = sorted(chosen, key=lambda i: documents[i].order)
     counts: dict[str, dict[str, int]] = {}
@@ -310,14 +352,15 @@ def search(
         ids=tuple(documents[i].id for i in ranked),
         total=len(ranked),
         counts=counts,
-        groups=tuple(g for g, _ in matched),
+        groups=tuple(g for g, _, _ in matched),
         dropped=tuple(dropped),
         ignored=ignored,
         required=required if matched else 0,
+        exact=sum(1 for i in ranked if not matched or hits[i] >= required),
         corrections=tuple(
             (g.typed, corpus.shown.get(g.correction, g.correction)) for g in groups if g.correction
         ),
-        weights={g.typed: w for (g, _), w in zip(matched, weights, strict=True)},
+        weights={g.typed: w for (g, _, _), w in zip(matched, weights, strict=True)},
     )
 
 

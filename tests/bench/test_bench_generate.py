@@ -14,10 +14,10 @@ sys.path.insert(0, str(REPO / "bench"))
 import generate  # noqa: E402
 
 NEW_TERMS = {
-    "  - id: organization\n": """      - id: hugging-face
-        label: {ko: Hugging Face, en: Hugging Face}
-        description: {ko: 모델 허브를 운영하는 회사., en: The company that runs the model hub.}
-        aliases: {ko: [허깅페이스], en: [HF]}
+    "  - id: organization\n": """      - id: quux-labs
+        label: {ko: Quux Labs, en: Quux Labs}
+        description: {ko: 가상의 연구소., en: A made-up laboratory.}
+        aliases: {ko: [퀵스 랩스], en: [QL]}
 """,
     "  - id: symptom\n": """      - id: checkpoint-corruption
         label: {ko: 체크포인트 손상, en: Checkpoint corruption}
@@ -49,4 +49,4 @@ def test_a_new_organization_and_term_need_no_benchmark_data(tmp_path, monkeypatc
     assert [d.format() for d in checked.diagnostics] == []
     used = {i.meta.organization for i in checked.result.incidents}
     symptoms = {s for i in checked.result.incidents for s in i.meta.symptom}
-    assert "hugging-face" in used and "checkpoint-corruption" in symptoms
+    assert "quux-labs" in used and "checkpoint-corruption" in symptoms

@@ -13,7 +13,7 @@ const analyzer = new core.Analyzer(data.rules);
 
 function index() {
   const vocabulary = core.Vocabulary.fromDocuments(data.corpus.map((d) => d.words), data.shown);
-  return core.memoryIndex(data.corpus, data.synonyms, vocabulary);
+  return core.memoryIndex(data.corpus, data.synonyms, vocabulary, data.termNames);
 }
 
 for (const vector of data.vectors.words) {
@@ -30,6 +30,7 @@ for (const vector of data.vectors.searches) {
     assert.deepEqual(result.dropped, vector.dropped || []);
     assert.deepEqual(result.corrections, vector.corrections || []);
     if (vector.required !== undefined) assert.equal(result.required, vector.required);
+    assert.equal(result.exact, vector.exact !== undefined ? vector.exact : vector.ids.length);
     for (const [facet, expected] of Object.entries(vector.counts || {})) {
       assert.deepEqual(result.counts[facet], expected);
     }
@@ -53,7 +54,7 @@ test("the Python engine's results on the library's own queries", async () => {
   for (const lang of Object.keys(data.library)) {
     const library = data.library[lang];
     const vocabulary = core.Vocabulary.fromDocuments(library.docs.map((d) => d.words), library.shown);
-    const engine = new core.Engine(data.rules, core.memoryIndex(library.docs, library.synonyms, vocabulary));
+    const engine = new core.Engine(data.rules, core.memoryIndex(library.docs, library.synonyms, vocabulary, library.termNames));
     for (const [query, expected] of library.answers) {
       const result = await engine.search(query, {});
       assert.deepEqual(result.ids, expected, `${lang}: ${query}`);

@@ -37,6 +37,11 @@ def corpus() -> Corpus:
             )
         )
     texts = [f"{case.get('title', '')} {case['lead']} {case['body']}" for case in data["corpus"]]
+    names: dict[str, tuple[str, ...]] = {}
+    for key, term_names in data.get("term_names", {}).items():
+        for name in term_names:
+            if word := analyzer.single_word(name):
+                names[word] = (*names.get(word, ()), key)
     return Corpus(
-        documents, synonym_groups(data["synonyms"], analyzer), analyzer.shown_forms(texts)
+        documents, synonym_groups(data["synonyms"], analyzer), analyzer.shown_forms(texts), names
     )

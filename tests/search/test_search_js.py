@@ -50,6 +50,7 @@ def test_the_browser_engine_passes_the_vectors_and_agrees_with_python(tmp_path):
             "docs": documents(built.corpus),
             "synonyms": {w: list(o) for w, o in built.corpus.synonyms.items()},
             "shown": built.corpus.shown,
+            "termNames": {w: list(k) for w, k in built.corpus.term_names.items()},
             "answers": [
                 [q["query"], list(search(built.corpus, q["query"]).ids)] for q in queries[lang]
             ],
@@ -59,6 +60,7 @@ def test_the_browser_engine_passes_the_vectors_and_agrees_with_python(tmp_path):
         "corpus": documents(small),
         "synonyms": {w: list(o) for w, o in small.synonyms.items()},
         "shown": small.shown,
+        "termNames": {w: list(k) for w, k in small.term_names.items()},
         "vectors": vectors(),
         "library": answers,
     }

@@ -29,6 +29,7 @@ def test_searches(case):
     assert [list(c) for c in result.corrections] == case.get("corrections", [])
     if "required" in case:
         assert result.required == case["required"]
+    assert result.exact == case.get("exact", len(result.ids))
     for facet, expected in case.get("counts", {}).items():
         assert dict(result.counts[facet]) == expected
 

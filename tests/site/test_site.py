@@ -107,7 +107,6 @@ class TestCasePage:
             "교훈",
         ]
         assert article.css_first("h1").text() == "애크미: GPU 이탈"
-        assert "data-pagefind-body" in article.attributes
 
     def test_english_sections_and_facts(self, site):
         tree = page(site, f"en/cases/{CASE}.html")

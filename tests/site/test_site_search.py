@@ -102,7 +102,7 @@ def test_recall_at_3_of_realistic_queries(chromium, base, lang):
         f"\nrecall@3 {lang} {engine}: {recall:.2f} over {len(QUERIES[lang])} queries; misses: {misses}"
     )
     assert engine == ("local" if base.startswith("file:") else "pagefind")
-    assert recall >= 0.9, misses
+    assert recall >= 0.93, misses  # measured: ko 0.94, en 0.96 (bench/search_relevance.py)
     context.close()
 
 
@@ -118,7 +118,7 @@ def filter_combinations(library) -> list[dict]:
 
 SEARCH_IN_PAGE = """async ([q, filters]) => {
   const r = await IncidentLibrary.search(q, filters, 1);
-  return {ids: r.ids, counts: r.counts, dropped: r.dropped, corrections: r.corrections,
+  return {ids: r.ids, exact: r.exact, counts: r.counts, dropped: r.dropped, corrections: r.corrections,
           passages: r.items.map(i => i.passage ? [i.passage.text, i.passage.marks] : null)};
 }"""
 
@@ -138,6 +138,7 @@ def python_answers(library):
                     passages.append([found.text, [list(m) for m in found.marks]] if found else None)
                 answers[lang, case["query"], str(filters)] = {
                     "ids": list(result.ids),
+                    "exact": result.exact,
                     "counts": {f: dict(c) for f, c in result.counts.items()},
                     "dropped": list(result.dropped),
                     "corrections": [list(c) for c in result.corrections],
@@ -157,7 +158,7 @@ def test_both_engines_give_the_agent_servers_answers(chromium, base, library, py
         for filters in filter_combinations(library):
             got = page.evaluate(SEARCH_IN_PAGE, [case["query"], filters])
             want = python_answers[lang, case["query"], str(filters)]
-            for key in ("ids", "counts", "dropped", "corrections", "passages"):
+            for key in ("ids", "exact", "counts", "dropped", "corrections", "passages"):
                 if got[key] != want[key]:
                     differences.append(f"{case['query']!r} {filters} {key}: {got[key]} != {want[key]}")
     assert differences == [], "\n".join(differences[:10])
@@ -341,10 +342,15 @@ def test_graph_follows_a_text_query(chromium, base):
     page.wait_for_selector("[data-il-graph-canvas] svg")
     page.fill("[data-il-query]", "InfiniBand cabling")
     wait_settled(page)
+    found = page.evaluate("async () => (await IncidentLibrary.search('InfiniBand cabling', {}, 1))")
+    assert found["ids"][0] == IMBUE and found["exact"] == 1  # then cases with one of the words
     page.wait_for_function(
-        "() => document.querySelectorAll('[data-il-graph-canvas] .il-node--case').length === 1"
+        "n => document.querySelectorAll('[data-il-graph-canvas] .il-node--case').length === n",
+        arg=min(len(found["ids"]), 300),
     )
-    assert page.get_attribute("[data-il-graph-canvas] .il-node--case", "data-case") == IMBUE
+    assert IMBUE in page.eval_on_selector_all(
+        "[data-il-graph-canvas] .il-node--case", "els => els.map(e => e.dataset.case)"
+    )
     rows = page.locator("[data-il-pairs] tbody tr").count()
     assert rows > 0
     context.close()

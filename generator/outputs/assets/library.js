@@ -100,7 +100,7 @@
       var docs = window.IncidentSearch.documents(payload, FACETS);
       var positionOf = {};
       docs.forEach(function (doc, at) { positionOf[doc.id] = at; });
-      return { docs: docs, synonyms: payload.synonyms, positionOf: positionOf };
+      return { docs: docs, synonyms: payload.synonyms, termNames: payload.termNames, positionOf: positionOf };
     });
   }
 
@@ -581,12 +581,21 @@
       note += " " + format(S.corrected_word, { typed: pair[0], taken: pair[1] });
     });
     if (result.dropped && result.dropped.length) note += " " + format(S.dropped_words, { words: result.dropped.join(", ") });
+    if (state.query && result.exact < total) {
+      note += " " + format(S.partial_matches, { n: result.exact.toLocaleString(LANG), m: (total - result.exact).toLocaleString(LANG) });
+    }
     if (result.ignored && result.ignored.length) note += " " + format(S.ignored_words, { n: TERMS.rules.max_query_words });
     if (ui.note) ui.note.textContent = note;
     ui.count.textContent = format(total === 1 ? S.cases_count_one : S.cases_count, { n: total.toLocaleString(LANG) });
     ui.range.textContent = total ? format(S.range, { total: total.toLocaleString(LANG), start: start, end: end }) : S.no_results;
     ui.cards.textContent = "";
-    result.items.forEach(function (item) { ui.cards.appendChild(card(item)); });
+    var firstPartial = state.query ? result.exact - (state.page - 1) * PAGE_SIZE : -1;
+    result.items.forEach(function (item, n) {
+      if (n === firstPartial) {
+        ui.cards.appendChild(el("h3", { class: "il-cards__partial", "data-il-partial": "", text: S.partial_heading }));
+      }
+      ui.cards.appendChild(card(item));
+    });
     renderPagination(total);
     renderFacetCounts(result.counts);
     renderTopComponents(result.checklistCounts || {});

@@ -164,10 +164,41 @@
     this.cache = {};
   }
 
+  // The cases with a word that starts with `word` (asked of the index only when the vocabulary
+  // says some word does); else those with the longest indexed word `word` starts with, if that
+  // is most of it (`fallback`).
   Engine.prototype.postings = function (word) {
+    var self = this;
     var cache = this.cache;
-    if (!cache[word]) cache[word] = Promise.resolve(this.index.postings(word));
+    if (!cache[word]) {
+      cache[word] = this.vocabulary(startOf(word, this.rules)).then(function (vocabulary) {
+        if (vocabulary.hasPrefix(word)) return self.index.postings(word);
+        var share = self.rules.fallback[HANGUL.test(word) ? "hangul" : "latin"];
+        var shortest = Math.max(1, Math.ceil((word.length * share[0]) / share[1]));
+        for (var end = word.length - 1; end >= shortest; end--) {
+          var exact = vocabulary.exact(word.slice(0, end));
+          if (exact) return new Set(exact);
+        }
+        return new Set();
+      });
+    }
     return cache[word];
+  };
+
+  // The cases tagged with the term "facet:term".
+  Engine.prototype.tagged = function (key) {
+    if (!this.tags) {
+      var tags = (this.tags = {});
+      this.index.docs.forEach(function (doc, at) {
+        Object.keys(doc.terms).forEach(function (facet) {
+          doc.terms[facet].forEach(function (term) {
+            var k = facet + ":" + term;
+            (tags[k] || (tags[k] = new Set())).add(at);
+          });
+        });
+      });
+    }
+    return this.tags[key] || new Set();
   };
 
   Engine.prototype.vocabulary = function (start) {
@@ -219,6 +250,7 @@
         return {
           typed: item.typed,
           alternatives: alternatives.slice(0, rules.max_alternatives),
+          terms: (self.index.termNames || {})[chosen] || [],
           correction: fixes[i] ? fixes[i].word : null,
           shown: fixes[i] ? fixes[i].shown : null,
         };
@@ -281,7 +313,8 @@
         groups.forEach(function (group, g) {
           var union = new Set();
           found[g].forEach(function (set) { set.forEach(function (v) { union.add(v); }); });
-          if (union.size) matched.push({ group: group, found: union });
+          group.terms.forEach(function (key) { self.tagged(key).forEach(function (v) { union.add(v); }); });
+          if (union.size) matched.push({ group: group, found: union, literal: found[g][0] });
           else dropped.push(group.typed); // no case has it, nor anything it was taken for
         });
         var hits = new Array(docs.length).fill(0);
@@ -293,7 +326,9 @@
           var best = 0;
           allowed.forEach(function (index) { if (hits[index] > best) best = hits[index]; });
           required = Math.max(1, Math.min(required, best));
-          for (var h = 0; h < hits.length; h++) if (hits[h] >= required) wordsSet.add(h);
+          // After them, the cases that miss one word more.
+          var least = Math.max(1, required - 1);
+          for (var h = 0; h < hits.length; h++) if (hits[h] >= least) wordsSet.add(h);
         } else if (!groups.length) {
           for (var d = 0; d < docs.length; d++) wordsSet.add(d);
         }
@@ -303,6 +338,7 @@
         var weights = matched.map(function (m) { return Math.log(1 + total / m.found.size); });
         var bonus = self.rules.lead_bonus;
         var titleBonus = self.rules.title_bonus;
+        var synonym = self.rules.synonym_weight;
         var scores = {};
         chosen.forEach(function (index) {
           var doc = docs[index];
@@ -311,12 +347,17 @@
             if (!m.found.has(index)) return;
             var inLead = hasWord(doc.lead, m.group) ? 1 : 0;
             var inTitle = hasWord(doc.title || [], m.group) ? 1 : 0;
-            value += weights[k] * (1 + bonus * inLead + titleBonus * inTitle);
+            var share = m.literal.has(index) ? 1 : synonym;
+            value += weights[k] * share * (1 + bonus * inLead + titleBonus * inTitle);
           });
           scores[index] = scoreKey(value);
         });
         chosen.sort(function (a, b) {
-          if (matched.length && scores[a] !== scores[b]) return scores[b] - scores[a];
+          if (matched.length) {
+            var full = (hits[a] < required) - (hits[b] < required);
+            if (full) return full;
+            if (scores[a] !== scores[b]) return scores[b] - scores[a];
+          }
           return docs[a].order - docs[b].order;
         });
         var counts = {};
@@ -344,6 +385,7 @@
           corrections: groups.filter(function (g) { return g.correction; }).map(function (g) { return [g.typed, g.shown]; }),
           weights: weightOf,
           required: matched.length ? required : 0,
+          exact: chosen.filter(function (index) { return !matched.length || hits[index] >= required; }).length,
         };
       });
     });
@@ -414,18 +456,19 @@
     return at < this.words.length && this.words[at].indexOf(word) === 0;
   };
 
+  // The cases with a word that starts with `word`.
   Vocabulary.prototype.lookup = function (word) {
     var found = new Set();
     for (var i = this.first(word); i < this.words.length && this.words[i].indexOf(word) === 0; i++) {
       this.postings[i].forEach(function (d) { found.add(d); });
     }
-    if (found.size) return found;
-    for (var end = word.length - 1; end > 0; end--) {
-      var prefix = word.slice(0, end);
-      var at = this.first(prefix);
-      if (at < this.words.length && this.words[at] === prefix) return new Set(this.postings[at]);
-    }
     return found;
+  };
+
+  // The positions of the cases with exactly this word, or null.
+  Vocabulary.prototype.exact = function (word) {
+    var at = this.first(word);
+    return at < this.words.length && this.words[at] === word ? this.postings[at] : null;
   };
 
   Vocabulary.prototype.slice = function (start) {
@@ -451,10 +494,11 @@
   };
 
   // An index over a vocabulary held in memory.
-  function memoryIndex(docs, synonyms, vocabulary) {
+  function memoryIndex(docs, synonyms, vocabulary, termNames) {
     return {
       docs: docs,
       synonyms: synonyms,
+      termNames: termNames || {},
       postings: function (word) { return vocabulary.lookup(word); },
       vocabulary: function (start) { return vocabulary.slice(start); },
     };

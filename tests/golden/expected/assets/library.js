@@ -27,48 +27,15 @@
     facet.terms.forEach(function (term) { termIndex[facet.id + ":" + term.id] = term; });
   });
 
-  // ---- Korean query normalisation -----------------------------------------------------
-  // Pagefind has no Korean stemmer and matches word prefixes, so "배선이" must be searched as
-  // "배선" to find "배선과". Strip the longest particle or verb ending, keeping a stem of at
-  // least two syllables (one if it starts with Latin letters or digits, as in "GPU가").
-  var ENDINGS = [
-    "했습니다", "되었다", "했다가", "에서는", "으로는", "에서도", "이라는", "까지는",
-    "했다", "됐다", "하다", "합니다", "됩니다", "하는", "되는", "했던", "하고", "해서", "하면",
-    "에서", "에게", "으로", "부터", "까지", "처럼", "보다", "이나", "이랑", "라는", "에는", "에도",
-    "과의", "와의", "이고", "이며",
-    "이", "가", "은", "는", "을", "를", "의", "에", "로", "와", "과", "도", "만", "나", "랑", "한", "된", "며",
-  ];
+  // Query words are analysed by the library's one search definition (search-core.js, with the
+  // rules of generator/search/rules.yml that terms.js carries).
+  var analyzer = new window.IncidentSearch.Analyzer(TERMS.rules);
+
   var HANGUL = /[\uac00-\ud7a3]/;
 
   function normalizeWord(word) {
-    if (/^[a-z]+$/.test(word)) return englishStem(word);
-    if (!HANGUL.test(word)) return word;
-    for (var i = 0; i < ENDINGS.length; i++) {
-      var ending = ENDINGS[i];
-      if (word.length > ending.length && word.slice(-ending.length) === ending) {
-        var stem = word.slice(0, -ending.length);
-        var minimum = /^[0-9A-Za-z]/.test(stem) ? 1 : 2;
-        if (stem.length >= minimum) return stem;
-      }
-    }
-    return word;
-  }
-
-  // A light English stemmer for query words: matching is by prefix, so "rescheduling" must be
-  // searched as "reschedul" to find "rescheduled" (Pagefind stems English itself).
-  function englishStem(word) {
-    if (word.length - 3 >= 4 && /ing$/.test(word)) return word.slice(0, -3);
-    if (word.length - 2 >= 4 && /(ed|es)$/.test(word)) return word.slice(0, -2);
-    if (word.length - 1 >= 3 && /[^s]s$/.test(word)) return word.slice(0, -1);
-    return word;
-  }
-
-  function queryWords(query) {
-    return (query || "")
-      .toLowerCase()
-      .split(/[^0-9a-z\uac00-\ud7a3\u3131-\u318e]+/)
-      .filter(Boolean)
-      .map(normalizeWord);
+    var words = analyzer.rawWords(word);
+    return words.length ? analyzer.stem(words[0]) : "";
   }
 
   // ---- Recommended filters: taxonomy names found in the query ---------------------------
@@ -108,206 +75,157 @@
     return kept.sort(function (a, b) { return a.start - b.start; });
   }
 
-  // ---- Engines -------------------------------------------------------------------------
-  // Both engines: a case matches when it has every query word (as a word prefix) and every
-  // filter. When no case has every word, words are left out until some case matches: first
-  // words no case has at all, then the word whose removal keeps the result most specific
-  // (the fewest cases, but some). The reader is told which words were left out.
-  function relax(words, count) {
-    if (words.length <= 1) return Promise.resolve(words);
-    return Promise.all(words.map(function (w) { return count([w]); })).then(function (alone) {
-      var kept = words.filter(function (_, i) { return alone[i] > 0; });
-      if (!kept.length) return words;
-      var single = {};
-      words.forEach(function (w, i) { single[w] = alone[i]; });
-      function step() {
-        if (kept.length <= 1) return Promise.resolve(kept);
-        return count(kept).then(function (n) {
-          if (n > 0) return kept;
-          var trials = kept.map(function (_, i) {
-            return count(kept.slice(0, i).concat(kept.slice(i + 1))).then(function (c) {
-              return { at: i, count: c };
-            });
-          });
-          return Promise.all(trials).then(function (results) {
-            var some = results.filter(function (r) { return r.count > 0; });
-            // Among equally specific results, leave out the most common word.
-            var drop = some.length
-              ? some.reduce(function (a, b) {
-                  if (b.count !== a.count) return b.count < a.count ? b : a;
-                  return single[kept[b.at]] > single[kept[a.at]] ? b : a;
-                }).at
-              : kept.reduce(function (best, w, i) { return single[w] > single[kept[best]] ? i : best; }, 0);
-            kept.splice(drop, 1);
-            return step();
-          });
-        });
-      }
-      return step();
-    });
-  }
+  // ---- Engines ---------------------------------------------------------------------------
+  // One engine (search-core.js) whichever way the site is opened; only the answer to "which
+  // cases have a word starting with this" comes from elsewhere: Pagefind's index over http,
+  // words.js from disk (where browsers refuse module imports). Both hold the same words, so a
+  // query gives the same cases in the same order either way.
+  var SEARCH = LANG_ROOT + "search/";
 
-  function withRelaxation(core) {
-    return {
-      name: core.name,
-      search: function (query, filters, page, countsOnly) {
-        var words = queryWords(query);
-        return relax(words, function (ws) { return core.count(ws, filters); }).then(function (kept) {
-          return core.run(kept, filters, page, countsOnly).then(function (result) {
-            result.dropped = words.filter(function (w) { return kept.indexOf(w) === -1; });
-            return result;
-          });
-        });
-      },
-    };
-  }
-
-  function localEngine() {
-    var cases = (DATA.cases || []).map(function (c) {
-      return { item: c, tokens: queryWords(c.text) };
-    });
-    function hits(entry, word) {
-      var n = 0;
-      for (var i = 0; i < entry.tokens.length; i++) if (entry.tokens[i].indexOf(word) === 0) n++;
-      return n;
-    }
-    function matching(words, filters) {
-      var out = [];
-      cases.forEach(function (entry) {
-        if (!matchesFilters(entry.item.terms, filters)) return;
-        var score = 0;
-        for (var i = 0; i < words.length; i++) {
-          var n = hits(entry, words[i]);
-          if (!n) return;
-          score += Math.log(1 + n);
-        }
-        out.push({ item: entry.item, score: score });
-      });
-      return out;
-    }
-    return withRelaxation({
-      name: "local",
-      count: function (words, filters) { return Promise.resolve(matching(words, filters).length); },
-      run: function (words, filters, page) {
-        var matches = matching(words, filters);
-        matches.sort(function (a, b) {
-          if (words.length && b.score !== a.score) return b.score - a.score;
-          return a.item.sort < b.item.sort ? 1 : a.item.sort > b.item.sort ? -1 : 0;
-        });
-        var counts = {};
-        matches.forEach(function (m) {
-          FACETS.forEach(function (facet) {
-            (m.item.terms[facet] || []).forEach(function (id) {
-              counts[facet] = counts[facet] || {};
-              counts[facet][id] = (counts[facet][id] || 0) + 1;
-            });
-          });
-        });
-        var start = (page - 1) * PAGE_SIZE;
-        return Promise.resolve({
-          total: matches.length,
-          counts: counts,
-          items: matches.slice(start, start + PAGE_SIZE).map(function (m) { return m.item; }),
-          allIds: function (limit) {
-            return Promise.resolve(matches.slice(0, limit).map(function (m) { return m.item.id; }));
-          },
-        });
-      },
-    });
-  }
-
-  function matchesFilters(terms, filters) {
-    return Object.keys(filters).every(function (facet) {
-      var have = terms[facet] || [];
-      return filters[facet].every(function (id) { return have.indexOf(id) !== -1; });
-    });
-  }
-
-  // Korean in the Pagefind index is spelled out in ASCII, one `q` and five digits per syllable
-  // (generator/search_index.py, spell_hangul): query words are spelled the same way.
-  function spellHangul(word) {
-    return word.replace(/[\uac00-\ud7a3]/g, function (c) {
-      return "q" + String(c.charCodeAt(0) - 0xac00 + 100000).slice(1);
-    });
-  }
-
-  function pagefindEngine(pagefind) {
-    function query(words, filters) {
-      var options = { filters: {} };
-      Object.keys(filters).forEach(function (f) { options.filters[f] = { all: filters[f] }; });
-      if (!words.length) options.sort = { date: "desc" };
-      return pagefind.search(words.length ? words.map(spellHangul).join(" ") : null, options);
-    }
-    return withRelaxation({
-      name: "pagefind",
-      count: function (words, filters) {
-        return query(words, filters).then(function (r) { return r.results.length; });
-      },
-      run: function (words, filters, page, countsOnly) {
-        return query(words, filters).then(function (response) {
-          var start = (page - 1) * PAGE_SIZE;
-          // Each result's data is a separate fetch: load only the page being shown.
-          var slice = countsOnly ? [] : response.results.slice(start, start + PAGE_SIZE);
-          return Promise.all(slice.map(function (r) { return r.data(); })).then(function (data) {
-            return {
-              total: response.results.length,
-              counts: response.filters || {},
-              items: data.map(fromPagefind),
-              // For the graph: the ids of every result, which costs one fetch per result.
-              allIds: function (limit) {
-                var all = response.results.slice(0, limit).map(function (r) { return r.data(); });
-                return Promise.all(all).then(function (found) {
-                  return found.map(function (d) { return fromPagefind(d).id; });
-                });
-              },
-            };
-          });
-        });
-      },
-    });
-  }
-
-  function fromPagefind(data) {
-    var terms = {};
-    FACETS.forEach(function (f) { terms[f] = (data.filters && data.filters[f]) || []; });
-    var url = data.url.replace(/^.*\/(cases\/[^/]+\.html)$/, "$1");
-    return {
-      id: url.replace(/^cases\/|\.html$/g, ""),
-      url: url,
-      title: data.meta.title,
-      summary: data.meta.summary || "",
-      lang: data.meta.lang || LANG,
-      date: data.meta.date || "",
-      org: data.meta.org || "",
-      terms: terms,
-    };
-  }
+  function data() { return window.IncidentLibraryData || {}; }
 
   function loadScript(src) {
     return new Promise(function (resolve, reject) {
       var script = document.createElement("script");
       script.src = src;
       script.onload = resolve;
-      script.onerror = reject;
+      script.onerror = function () { reject(new Error("could not load " + src)); };
       document.head.appendChild(script);
     });
   }
 
-  function createEngine() {
-    if (location.protocol === "file:") {
-      return loadScript(LANG_ROOT + "search/cases.js").then(localEngine);
-    }
+  function loadIndex() {
+    return loadScript(SEARCH + "index.js").then(function () {
+      var payload = data().index;
+      var docs = window.IncidentSearch.documents(payload, FACETS);
+      var positionOf = {};
+      docs.forEach(function (doc, at) { positionOf[doc.id] = at; });
+      return { docs: docs, synonyms: payload.synonyms, termNames: payload.termNames, positionOf: positionOf };
+    });
+  }
+
+  // Korean as the search documents spell it for Pagefind (outputs/search_documents.py).
+  function spellHangul(word) {
+    return word.replace(/[\uac00-\ud7a3]/g, function (c) {
+      return "q" + String(c.charCodeAt(0) - 0xac00 + 100000).slice(1);
+    });
+  }
+
+  function pagefindIndex() {
     var base = new URL(LANG_ROOT + "pagefind/", location.href).href;
-    return import(base + "pagefind.js")
-      .then(function (pagefind) {
-        return Promise.resolve(pagefind.options({ basePath: base }))
-          .then(function () { return pagefind.filters(); })
-          .then(function () { return pagefindEngine(pagefind); });
-      })
-      .catch(function (error) {
-        console.warn("Pagefind did not load; searching cases.js instead.", error);
-        return loadScript(LANG_ROOT + "search/cases.js").then(localEngine);
+    return import(base + "pagefind.js").then(function (pagefind) {
+      return Promise.resolve(pagefind.options({ basePath: base }))
+        .then(function () {
+          var fragments = fetch(base + "cases.json").then(function (response) {
+            if (!response.ok) throw new Error("cases.json: " + response.status);
+            return response.json();
+          });
+          return Promise.all([fragments, loadIndex()]);
+        })
+        .then(function (loaded) {
+          var fragments = loaded[0];
+          var index = loaded[1];
+          index.name = "pagefind";
+          index.postings = function (word) {
+            return pagefind.search(spellHangul(word)).then(function (response) {
+              var found = new Set();
+              response.results.forEach(function (result) {
+                var at = index.positionOf[fragments[result.id]];
+                if (at !== undefined) found.add(at);
+              });
+              return found;
+            });
+          };
+          index.vocabulary = vocabularyPart;
+          return index;
+        });
+    });
+  }
+
+  // A part of the vocabulary: the words that start with `start` (words/<start>.js), with the
+  // cases that have each.
+  var parts = {};
+  var starts = null;
+  function vocabularyPart(start) {
+    if (!starts) starts = new Set(data().index.starts);
+    if (!parts[start]) {
+      var loaded = starts.has(start)
+        ? loadScript(SEARCH + "words/" + spellHangul(start) + ".js")
+        : Promise.resolve();
+      parts[start] = loaded.then(function () {
+        var part = (data().words || {})[start] || { words: [], postings: [], shown: {} };
+        return new window.IncidentSearch.Vocabulary(part.words, part.postings, part.shown);
       });
+    }
+    return parts[start];
+  }
+
+  function diskIndex() {
+    return loadIndex().then(function (index) {
+      var startOf = window.IncidentSearch.startOf;
+      index.name = "local";
+      index.vocabulary = vocabularyPart;
+      index.postings = function (word) {
+        return vocabularyPart(startOf(word, TERMS.rules)).then(function (part) { return part.lookup(word); });
+      };
+      return index;
+    });
+  }
+
+  function createEngine() {
+    var index = location.protocol === "file:"
+      ? diskIndex()
+      : pagefindIndex().catch(function (error) {
+          console.warn("Pagefind did not load; searching words.js instead.", error);
+          return diskIndex();
+        });
+    return index.then(function (loaded) {
+      var engine = new window.IncidentSearch.Engine(TERMS.rules, loaded);
+      engine.name = loaded.name;
+      return engine;
+    });
+  }
+
+  // The cards of the cases shown, each from its own small script, and the passage that shows
+  // why it matched.
+  function loadTexts(ids) {
+    return Promise.all(ids.map(function (id) {
+      var texts = data().text || {};
+      if (texts[id]) return texts[id];
+      return loadScript(SEARCH + "text/" + encodeURIComponent(id) + ".js").then(
+        function () { return (data().text || {})[id]; },
+        function () { return null; }
+      );
+    }));
+  }
+
+  function search(engine, query, filters, page, stale) {
+    return engine.search(query, filters, { stale: stale }).then(function (result) {
+      if (!result) return null;
+      var ids = result.ids;
+      var shown = ids.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+      return loadTexts(shown).then(function (texts) {
+        if (stale && stale()) return null;
+        result.items = shown.map(function (id, n) {
+          var text = texts[n];
+          if (!text) return { id: id, url: "cases/" + id + ".html", title: id, summary: "", terms: {} };
+          var item = Object.assign({}, text);
+          if (result.groups.length) item.passage = engine.passage(text.sentences, result.groups, result.weights);
+          return item;
+        });
+        result.allIds = function (limit) { return Promise.resolve(ids.slice(0, limit)); };
+        // The components of the cases found (the "check your cluster" list): counted over the
+        // results themselves, where the facet counts say what each value would give.
+        var found = {};
+        if (CHECKLIST) {
+          result.positions.forEach(function (at) {
+            (engine.index.docs[at].terms[CHECKLIST] || []).forEach(function (id) { found[id] = (found[id] || 0) + 1; });
+          });
+        }
+        result.checklistCounts = found;
+        return result;
+      });
+    });
   }
 
   // ---- State in the URL ------------------------------------------------------------------
@@ -390,14 +308,36 @@
         if (c) chips.appendChild(el("li", {}, [c]));
       });
     });
-    var summary = el("p", { class: "il-card__summary", text: item.summary });
+    var passage = item.passage;
+    var summary = passage && passage.text === item.summary
+      ? marked("p", { class: "il-card__summary" }, passage)
+      : el("p", { class: "il-card__summary", text: item.summary });
     if (item.lang && item.lang !== LANG) summary.setAttribute("lang", item.lang);
+    var quote = null;
+    if (passage && passage.text !== item.summary) {
+      // Why it matched: the sentence with the most of the query, its words marked.
+      quote = marked("p", { class: "il-card__passage", "data-il-passage": "" }, passage);
+      if (item.lang && item.lang !== LANG) quote.setAttribute("lang", item.lang);
+    }
     return el("article", { class: "il-card", "data-case": item.id }, [
       el("h3", { class: "il-card__title" }, [link]),
       el("p", { class: "il-card__meta", text: (item.org ? item.org + " · " : "") + S.occurred + " " + item.date }),
       summary,
+      quote,
       chips,
     ]);
+  }
+
+  function marked(tag, attrs, passage) {
+    var node = el(tag, attrs);
+    var at = 0;
+    passage.marks.forEach(function (mark) {
+      if (mark[0] > at) node.appendChild(document.createTextNode(passage.text.slice(at, mark[0])));
+      node.appendChild(el("mark", { text: passage.text.slice(mark[0], mark[1]) }));
+      at = mark[1];
+    });
+    if (at < passage.text.length) node.appendChild(document.createTextNode(passage.text.slice(at)));
+    return node;
   }
 
   var ui = {};
@@ -453,6 +393,7 @@
     );
     if (!link || event.metaKey || event.ctrlKey || event.shiftKey) return;
     event.preventDefault();
+    if (link.getAttribute("aria-disabled") === "true") return;
     toggle(link.getAttribute("data-facet"), link.getAttribute("data-term"));
   }
 
@@ -576,7 +517,10 @@
       if (active) link.setAttribute("aria-current", "true");
       else link.removeAttribute("aria-current");
       link.classList.toggle("il-facet--active", !!active);
+      // A value that would give no case is shown, but cannot be chosen.
       link.classList.toggle("il-facet--empty", !count && !active);
+      if (!count && !active) link.setAttribute("aria-disabled", "true");
+      else link.removeAttribute("aria-disabled");
     });
   }
 
@@ -633,15 +577,28 @@
     var start = total ? (state.page - 1) * PAGE_SIZE + 1 : 0;
     var end = Math.min(total, state.page * PAGE_SIZE);
     var note = state.query ? format(S.query_note, { q: state.query }) : S.newest_first_note;
+    (result.corrections || []).forEach(function (pair) {
+      note += " " + format(S.corrected_word, { typed: pair[0], taken: pair[1] });
+    });
     if (result.dropped && result.dropped.length) note += " " + format(S.dropped_words, { words: result.dropped.join(", ") });
+    if (state.query && result.exact < total) {
+      note += " " + format(S.partial_matches, { n: result.exact.toLocaleString(LANG), m: (total - result.exact).toLocaleString(LANG) });
+    }
+    if (result.ignored && result.ignored.length) note += " " + format(S.ignored_words, { n: TERMS.rules.max_query_words });
     if (ui.note) ui.note.textContent = note;
     ui.count.textContent = format(total === 1 ? S.cases_count_one : S.cases_count, { n: total.toLocaleString(LANG) });
     ui.range.textContent = total ? format(S.range, { total: total.toLocaleString(LANG), start: start, end: end }) : S.no_results;
     ui.cards.textContent = "";
-    result.items.forEach(function (item) { ui.cards.appendChild(card(item)); });
+    var firstPartial = state.query ? result.exact - (state.page - 1) * PAGE_SIZE : -1;
+    result.items.forEach(function (item, n) {
+      if (n === firstPartial) {
+        ui.cards.appendChild(el("h3", { class: "il-cards__partial", "data-il-partial": "", text: S.partial_heading }));
+      }
+      ui.cards.appendChild(card(item));
+    });
     renderPagination(total);
     renderFacetCounts(result.counts);
-    renderTopComponents((CHECKLIST && result.counts[CHECKLIST]) || {});
+    renderTopComponents(result.checklistCounts || {});
     root.setAttribute("data-il-ready", "true");
     root.dispatchEvent(new CustomEvent("il:results", { detail: { state: state, result: result } }));
   }
@@ -675,10 +632,11 @@
     renderSuggestions();
     root.setAttribute("data-il-ready", "pending");
     var ticket = ++serial;
+    function stale() { return ticket !== serial; }
     return ensureEngine().then(function (engine) {
-      return engine.search(state.query, effectiveFilters(), state.page);
+      return search(engine, state.query, effectiveFilters(), state.page, stale);
     }).then(function (result) {
-      if (ticket === serial) renderResults(result);
+      if (result && !stale()) renderResults(result);
     });
   }
 
@@ -725,11 +683,11 @@
       }
     },
     normalizeWord: normalizeWord,
-    queryWords: queryWords,
+    queryWords: function (query) { return analyzer.words(query); },
     findTerms: findTerms,
     engine: function () { return ensureEngine().then(function (e) { return e.name; }); },
     search: function (query, filters, page) {
-      return ensureEngine().then(function (e) { return e.search(query, filters || {}, page || 1); });
+      return ensureEngine().then(function (e) { return search(e, query, filters || {}, page || 1, null); });
     },
   };
 })();

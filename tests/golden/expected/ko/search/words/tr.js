@@ -1,0 +1,1 @@
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["tr"]={"words":["train"],"postings":[[1,2]],"shown":{"train":"training"}};
