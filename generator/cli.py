@@ -1,4 +1,4 @@
-"""The `incidents` command: check, new, schema, build, serve."""
+"""The `incidents` command: check, new, schema, build, serve, mcp and the rest."""
 
 from __future__ import annotations
 
@@ -80,20 +80,21 @@ def _cell(value: object) -> object:
     return value
 
 
-def _report(diagnostics: tuple[Diagnostic, ...], output_format: str) -> None:
+def _report(diagnostics: tuple[Diagnostic, ...], output_format: str, err: bool = False) -> None:
     for diagnostic in diagnostics:
         line = diagnostic.format_github() if output_format == "github" else diagnostic.format()
-        click.echo(line)
+        click.echo(line, err=err)
 
 
-def _load_library(root: Path):
-    """The validated library, or exit 1 with the problems that stop it from loading."""
+def _load_library(root: Path, err: bool = False):
+    """The validated library, or exit 1 with the problems that stop it from loading (on
+    standard error with `err`, when standard output is a protocol's)."""
     from .model.library import build_library
 
     checked = check_project(ProjectPaths.at(root), date.today())
     errors = [d for d in checked.diagnostics if d.severity == "error"]
     if errors or checked.taxonomy is None:
-        _report(tuple(errors), "text")
+        _report(tuple(errors), "text", err)
         click.echo(f"the library has {len(errors)} error(s); run 'incidents check'", err=True)
         sys.exit(1)
     return build_library(checked.taxonomy, checked.result.incidents, default_executor())
@@ -308,3 +309,36 @@ def serve(root: Path, dev_addr: str) -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     main()
+
+
+@main.command()
+@ROOT_OPTION
+@click.option(
+    "--from",
+    "exports",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Read a built or downloaded site's api/ folder (or its incidents.json) instead.",
+)
+@click.option("--site-url", default=None, help="Base of the URLs given (default: mkdocs.yml).")
+def mcp(root: Path, exports: Path | None, site_url: str | None) -> None:
+    """Serve the library to coding agents over the Model Context Protocol (stdio).
+
+    Register it with an agent as a command: `incidents mcp --root /path/to/repo`. Problems are
+    reported on standard error; standard output carries the protocol."""
+    from .adapters import mcp as server
+    from .agent.catalogue import Catalogue
+    from .load.export import ExportError
+
+    if exports is not None:
+        try:
+            catalogue = Catalogue.from_export(exports, site_url or "")
+        except ExportError as exc:
+            click.echo(f"incidents mcp: {exc}", err=True)
+            sys.exit(1)
+    else:
+        library = _load_library(root, err=True)
+        catalogue = Catalogue(
+            library, site_url if site_url is not None else server.site_url_of(root)
+        )
+    server.run(catalogue)

@@ -1,8 +1,11 @@
-"""Link integrity of a built site: every internal link and anchor must resolve (reads the site)."""
+"""Link integrity of a built site: every internal link and anchor must resolve (reads the site):
+the links of its HTML pages, and those of its Markdown for language models (llms.txt,
+llms-full.txt and every case's .md)."""
 
 from __future__ import annotations
 
 import posixpath
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -10,6 +13,7 @@ from urllib.parse import unquote, urlsplit
 # Pages that web servers show at any path; Material gives them absolute links on purpose.
 SKIPPED_PAGES = frozenset({"404.html"})
 _ATTRIBUTES = {"a": "href", "link": "href", "script": "src", "img": "src", "iframe": "src"}
+_MARKDOWN_LINK = re.compile(r"\]\(([^)\s]+)\)")
 
 
 class _Collector(HTMLParser):
@@ -39,6 +43,10 @@ def broken_links(site: Path) -> list[str]:
         collector = _Collector()
         collector.feed(path.read_text(encoding="utf-8"))
         pages[url] = collector
+    for path in sorted([*site.glob("llms*.txt"), *site.rglob("*.md")]):
+        collector = _Collector()
+        collector.refs = _MARKDOWN_LINK.findall(path.read_text(encoding="utf-8"))
+        pages[path.relative_to(site).as_posix()] = collector
     broken = []
     for url, collector in pages.items():
         for ref in collector.refs:

@@ -22,6 +22,7 @@ from ..model.library import Library, build_library
 from ..outputs.assets import SCRIPTS, STYLESHEETS, asset_files
 from ..outputs.exports import api_files, atom_feed
 from ..outputs.graph import Layout, graph_payload, layout_terms
+from ..outputs.markdown import markdown_files
 from ..outputs.search_data import as_script, search_files
 from ..outputs.search_documents import search_document
 from ..pages import urls
@@ -200,4 +201,6 @@ def _files(
             files[path] = text.encode("utf-8")
         for lang in LANGS:
             files[f"{lang}/feed.xml"] = atom_feed(library, lang, options.site_url).encode("utf-8")
+        for path, text in markdown_files(library, options.site_url).items():
+            files[path] = text.encode("utf-8")
     return dict(sorted(files.items()))

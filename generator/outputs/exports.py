@@ -54,6 +54,9 @@ class ExportIncident(_Export):
     original_language: str
     terms: dict[str, list[ExportTerm]] = Field(description="Terms by facet.")
     scale: dict[str, int] = Field(description="gpus, hosts, nodes, clusters where known.")
+    not_in_sources: list[str] = Field(
+        description="Sections the sources do not cover (the case is partial there)."
+    )
     sources: list[ExportSource]
     texts: dict[str, ExportText] = Field(description="Text by language, where it exists.")
     pages: dict[str, str] = Field(description="Site-relative URL of the case page, by language.")
@@ -79,11 +82,20 @@ class ExportFacet(_Export):
     id: str
     label: dict[str, str]
     description: dict[str, str]
+    terms_per_case: str = Field(description="`one` or `many`, as taxonomy.yml declares.")
+    required: bool
+    role: str = Field(description="`context` or `descriptive`.")
+    color: str
+    case_section: str | None
+    checklist: bool
+    byline: bool
     terms: list[ExportTaxonomyTerm]
 
 
 class TaxonomyExport(_Export):
     version: int
+    graph: list[str] = Field(description="The facets the library page's graph draws.")
+    matrices: list[list[str]] = Field(description="Co-occurrence tables, rows × columns.")
     facets: list[ExportFacet]
 
 
@@ -120,6 +132,7 @@ def incidents_export(library: Library) -> IncidentsExport:
                     for f in library.taxonomy.facets
                 },
                 scale=scale,
+                not_in_sources=list(meta.not_in_sources),
                 sources=[ExportSource(**s.model_dump()) for s in meta.sources],
                 texts=texts,
                 pages={lang: urls.case(lang, incident.id) for lang in LANGS},
@@ -148,10 +161,23 @@ def taxonomy_export(library: Library) -> TaxonomyExport:
                 id=facet.id,
                 label={"ko": facet.label_ko, "en": facet.label_en},
                 description={"ko": facet.description_ko, "en": facet.description_en},
+                terms_per_case="one" if facet.single else "many",
+                required=facet.required,
+                role=facet.role,
+                color=facet.color,
+                case_section=facet.case_section,
+                checklist=facet.checklist,
+                byline=facet.byline,
                 terms=terms,
             )
         )
-    return TaxonomyExport(version=EXPORT_VERSION, facets=facets)
+    taxonomy = library.taxonomy
+    return TaxonomyExport(
+        version=EXPORT_VERSION,
+        graph=list(taxonomy.graph),
+        matrices=[list(pair) for pair in taxonomy.matrices],
+        facets=facets,
+    )
 
 
 def _json(value) -> str:

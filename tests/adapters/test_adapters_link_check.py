@@ -146,3 +146,14 @@ def test_a_link_to_the_sites_parent_folder_is_broken(site):
     add_assets(site)
     write(site, {"en/cases/b.html": '<a href="../../..">up and out</a>'})
     assert broken_links(site) == ["en/cases/b.html: ../../.."]
+
+
+def test_markdown_for_language_models_is_checked_too(site):
+    add_assets(site)
+    (site / "llms.txt").write_text(
+        "# L\n\n- [a](en/cases/a.md): a case\n- [gone](en/cases/gone.md)\n- [x](https://x.org/)\n",
+        "utf-8",
+    )
+    (site / "en" / "cases" / "a.md").write_text("# a\n\n[page](a.html) [up](../../llms.txt)\n")
+    (site / "en" / "cases" / "b.md").write_text("[missing](nowhere.html)\n", "utf-8")
+    assert broken_links(site) == ["en/cases/b.md: nowhere.html", "llms.txt: en/cases/gone.md"]

@@ -35,6 +35,23 @@ class GeneratedFile(File):
         return self.touched
 
 
+class StaticFile(File):
+    """A file the core made that MkDocs must copy as it is, even a `.md` (a case in Markdown
+    for language models), which MkDocs would otherwise take for a page to render; such a file
+    is known to MkDocs under another source name, as its page's source has the same name."""
+
+    def is_documentation_page(self) -> bool:
+        return False
+
+    @classmethod
+    def at(cls, config, path: str, content: bytes) -> File:
+        if not path.endswith(".md"):
+            return File.generated(config, path, content=content)
+        file = cls.generated(config, path + ".static", content=content)
+        file.dest_uri = path
+        return file
+
+
 class GeneratedPage(MkDocsPage):
     """A generated page: no Markdown to convert (MkDocs would make a converter per page); its
     content is the core's, set just before its template is rendered."""
@@ -167,7 +184,7 @@ def add_files(files: Files, config, site: Site, changed: frozenset[str]) -> File
         file.touched = page.url in changed
         files.append(file)
     for path, content in site.files.items():
-        files.append(File.generated(config, path, content=content))
+        files.append(StaticFile.at(config, path, content))
     return files
 
 

@@ -1,0 +1,213 @@
+"""`incidents mcp` driven by the official SDK's own client over stdio, as a coding agent drives
+it: the tools and their schemas, each tool on the repository's library in both languages, a
+Korean search with particles, filters, every kind of bad argument, resources and the prompt, the
+same cases in the same order as the site's search, and serving a site's exports (`--from`)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from datetime import date
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import REPO
+
+from generator.build.check import check_project
+from generator.load.project import ProjectPaths
+from generator.model.library import build_library
+from generator.outputs.exports import api_files
+from generator.search.corpus import build_corpus
+from generator.search.engine import search
+
+INCIDENTS = str(Path(sys.executable).parent / "incidents")
+QUERIES = yaml.safe_load((REPO / "tests/site/search_queries.yml").read_text(encoding="utf-8"))
+IMBUE = "imbue-h100-cluster-bring-up"
+TOOLS = {"search_incidents", "get_incident", "list_terms", "related_incidents", "top_components"}
+
+
+def session(args: list[str], body):
+    """Run `body(client)` against `incidents mcp ARGS` and return what it returns."""
+    from mcp import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    async def run():
+        params = StdioServerParameters(command=INCIDENTS, args=["mcp", *args])
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
+            await client.initialize()
+            return await body(client)
+
+    return asyncio.run(asyncio.wait_for(run(), timeout=240))
+
+
+@pytest.fixture(scope="module")
+def library():
+    checked = check_project(ProjectPaths.at(REPO), date.today())
+    return build_library(checked.taxonomy, checked.result.incidents)
+
+
+REPO_ARGS = ["--root", str(REPO), "--site-url", "https://incidents.example.org/"]
+
+
+def test_a_whole_session_on_the_repository(library):
+    async def body(client):
+        out = {"tools": (await client.list_tools()).tools}
+        call = client.call_tool
+        out["ko"] = await call(
+            "search_incidents", {"query": "인피니밴드 배선이", "lang": "ko", "limit": 3}
+        )
+        out["en"] = await call(
+            "search_incidents",
+            {
+                "query": "",
+                "filters": {"component": ["infiniband-fabric"]},
+                "lang": "en",
+                "limit": 50,
+            },
+        )
+        out["get_ko"] = await call("get_incident", {"id": IMBUE, "lang": "ko"})
+        out["get_en"] = await call("get_incident", {"id": IMBUE, "lang": "en"})
+        out["terms"] = await call("list_terms", {"facet": "component", "lang": "en"})
+        out["related"] = await call("related_incidents", {"id": IMBUE, "lang": "ko", "limit": 3})
+        out["top"] = await call(
+            "top_components", {"filters": {"domain": ["ai-infra"]}, "lang": "en"}
+        )
+        out["bad"] = {
+            name: await call(tool, arguments)
+            for name, (tool, arguments) in {
+                "empty query": ("search_incidents", {"query": ""}),
+                "unknown facet": (
+                    "search_incidents",
+                    {"query": "gpu", "filters": {"componnt": ["gpu"]}},
+                ),
+                "unknown term": (
+                    "search_incidents",
+                    {"query": "gpu", "filters": {"component": ["gpuu"]}},
+                ),
+                "unknown id": ("get_incident", {"id": "imbue-h100"}),
+                "unknown language": ("get_incident", {"id": IMBUE, "lang": "jp"}),
+                "limit out of range": ("search_incidents", {"query": "gpu", "limit": 0}),
+                "missing argument": ("get_incident", {}),
+            }.items()
+        }
+        out["resource_ko"] = await client.read_resource(f"incident://{IMBUE}?lang=ko")
+        out["resource_en"] = await client.read_resource(f"incident://{IMBUE}?lang=en")
+        out["taxonomy"] = await client.read_resource("taxonomy://facets")
+        out["templates"] = (await client.list_resource_templates()).resource_templates
+        out["prompts"] = (await client.list_prompts()).prompts
+        out["prompt"] = await client.get_prompt(
+            "find_similar_incidents", {"symptom": "NCCL 타임아웃으로 학습이 멈춤", "lang": "ko"}
+        )
+        try:
+            await client.read_resource("incident://no-such-case")
+            out["missing_resource"] = None
+        except Exception as exc:  # the SDK raises the server's error
+            out["missing_resource"] = str(exc)
+        return out
+
+    out = session(REPO_ARGS, body)
+
+    tools = {t.name: t for t in out["tools"]}
+    assert set(tools) == TOOLS
+    for tool in tools.values():
+        assert tool.description and tool.input_schema["type"] == "object"
+        assert tool.output_schema is not None and tool.annotations.read_only_hint
+    search_schema = tools["search_incidents"].input_schema
+    assert set(search_schema["properties"]) == {"query", "filters", "lang", "limit"}
+    assert search_schema["properties"]["limit"]["maximum"] == 50
+    assert tools["get_incident"].input_schema["required"] == ["id"]
+
+    ko = out["ko"].structured_content
+    assert not out["ko"].is_error and ko["results"][0]["id"] == IMBUE
+    assert ko["results"][0]["url"] == f"https://incidents.example.org/ko/cases/{IMBUE}.html"
+    assert "**" in ko["results"][0]["passage"]["marked"]
+    fabric = {
+        i.id for i in library.cases_with(library.taxonomy.term("component", "infiniband-fabric"))
+    }
+    assert {r["id"] for r in out["en"].structured_content["results"]} == fabric
+
+    ko_case, en_case = out["get_ko"].structured_content, out["get_en"].structured_content
+    assert ko_case["title"] != en_case["title"] and ko_case["id"] == en_case["id"] == IMBUE
+    assert ko_case["sources"] and set(ko_case["sections"]) >= {"symptoms", "lessons"}
+    assert any(t["id"] == "infiniband-fabric" for t in out["terms"].structured_content["terms"])
+    assert len(out["related"].structured_content["related"]) == 3
+    assert out["top"].structured_content["components"][0]["cases"] > 0
+
+    messages = {name: result.content[0].text for name, result in out["bad"].items()}
+    assert all(result.is_error for result in out["bad"].values()), messages
+    assert "give a query, filters, or both" in messages["empty query"]
+    assert "(did you mean 'component'?)" in messages["unknown facet"]
+    assert "(did you mean 'gpu'?)" in messages["unknown term"]
+    assert IMBUE in messages["unknown id"]
+    assert "unknown language 'jp'" in messages["unknown language"]
+    assert "limit" in messages["limit out of range"] and "id" in messages["missing argument"]
+
+    assert out["resource_ko"].contents[0].text.startswith(f"# {ko_case['title']}")
+    assert out["resource_en"].contents[0].text.startswith(f"# {en_case['title']}")
+    taxonomy = json.loads(out["taxonomy"].contents[0].text)
+    assert [f["id"] for f in taxonomy["facets"]] == [f.id for f in library.taxonomy.facets]
+    assert [t.uri_template for t in out["templates"]] == ["incident://{id}{?lang}"]
+    assert [p.name for p in out["prompts"]] == ["find_similar_incidents"]
+    assert "NCCL 타임아웃으로 학습이 멈춤" in out["prompt"].messages[0].content.text
+    assert out["missing_resource"] and "no-such-case" in out["missing_resource"]
+
+
+def test_search_over_stdio_gives_the_sites_order_for_every_query(library):
+    corpora = {lang: build_corpus(library, lang).corpus for lang in ("ko", "en")}
+
+    async def body(client):
+        answers = {}
+        for lang, cases in QUERIES.items():
+            for case in cases:
+                result = await client.call_tool(
+                    "search_incidents", {"query": case["query"], "lang": lang, "limit": 20}
+                )
+                answers[lang, case["query"]] = [
+                    r["id"] for r in result.structured_content["results"]
+                ]
+        return answers
+
+    answers = session(REPO_ARGS, body)
+    for (lang, query), ids in answers.items():
+        assert ids == list(search(corpora[lang], query).ids[:20]), (lang, query)
+
+
+def test_serving_a_sites_exports(library, tmp_path):
+    for path, text in api_files(library).items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text, encoding="utf-8")
+
+    async def body(client):
+        return await client.call_tool(
+            "search_incidents", {"query": "xid 79", "lang": "en", "limit": 5}
+        )
+
+    from_exports = session(["--from", str(tmp_path / "api" / "incidents.json")], body)
+    from_repo = session(REPO_ARGS, body)
+    ids = lambda result: [r["id"] for r in result.structured_content["results"]]  # noqa: E731
+    assert ids(from_exports) == ids(from_repo) and ids(from_repo)
+    assert from_exports.structured_content["results"][0]["url"].startswith("en/cases/")
+
+
+def test_a_broken_library_is_reported_on_standard_error(project):
+    project.add_incident("acme-gpu-outage", cause="[no-such-cause]")
+    done = subprocess.run(
+        [INCIDENTS, "mcp", "--root", str(project.root)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 1 and done.stdout == ""
+    assert "no-such-cause" in done.stderr and "Traceback" not in done.stderr
+    missing = subprocess.run(
+        [INCIDENTS, "mcp", "--from", str(project.root / "nowhere")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+    assert missing.returncode == 1 and "no such file" in missing.stderr and missing.stdout == ""

@@ -1,0 +1,55 @@
+"""The library as Markdown for language models (generator/outputs/markdown.py): one file per
+case and language, llms.txt linking each of them, llms-full.txt with every text. In memory."""
+
+from __future__ import annotations
+
+import re
+
+from test_outputs_search_data import LIBRARY
+
+from generator.model.incident import SECTION_HEADINGS, SECTIONS
+from generator.outputs.markdown import case_markdown, llms_full_txt, llms_txt, markdown_files
+
+
+def test_a_case_in_korean_has_its_facts_sections_and_sources():
+    text = case_markdown(LIBRARY, LIBRARY.incident("a"), "ko", "https://example.org/")
+    assert text.startswith("# a title ko\n\na summary ko\n")
+    assert (
+        "- **구성 요소**: GPU 드라이버 (`gpu-driver`), InfiniBand 패브릭 (`infiniband-fabric`)"
+        in text
+    )
+    assert "- **발생**: 2024-01" in text
+    assert "https://example.org/ko/cases/a.html" in text
+    headings = re.findall(r"^## (.+)$", text, re.MULTILINE)
+    assert headings == [*(SECTION_HEADINGS["ko"][k] for k in SECTIONS), "출처"]
+    assert "- [R](https://example.com/r), P, 2024" in text
+
+
+def test_an_untranslated_case_says_so_in_the_readers_language():
+    text = case_markdown(LIBRARY, LIBRARY.incident("b"), "ko")
+    assert text.startswith("# b title en\n")
+    assert "> 이 사례는 아직 한국어로 번역되지 않아 원문(영어)으로 보여 드립니다." in text
+
+
+def test_llms_txt_links_every_case_in_each_language():
+    text = llms_txt(LIBRARY)
+    assert text.startswith("# Incident Library\n\n> ")
+    for lang in ("ko", "en"):
+        for case in ("a", "b"):
+            assert f"]({lang}/cases/{case}.md)" in text
+    assert "[The whole library as Markdown](llms-full.txt)" in text
+
+
+def test_llms_full_has_every_text_once_under_one_title():
+    text = llms_full_txt(LIBRARY)
+    assert text.count("\n## a title") == 2 and text.count("\n## b title") == 1
+    assert text.count("\n# ") == 0 and text.startswith("# Incident Library")
+
+
+def test_files_are_deterministic_and_beside_the_pages():
+    files = markdown_files(LIBRARY)
+    assert sorted(files) == sorted(
+        ["llms.txt", "llms-full.txt"]
+        + [f"{lang}/cases/{case}.md" for lang in ("ko", "en") for case in ("a", "b")]
+    )
+    assert files == markdown_files(LIBRARY)
