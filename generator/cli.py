@@ -42,12 +42,33 @@ def main() -> None:
     help="github prints GitHub Actions annotations.",
 )
 @click.option("--no-cache", is_flag=True, help="Parse every file again, ignoring .cache/.")
+@click.option(
+    "--changed",
+    is_flag=True,
+    help="Only the incidents changed since the branch left main (committed or not).",
+)
 def check(
-    paths: tuple[Path, ...], root: Path, strict: bool, output_format: str, no_cache: bool
+    paths: tuple[Path, ...],
+    root: Path,
+    strict: bool,
+    output_format: str,
+    no_cache: bool,
+    changed: bool,
 ) -> None:
     """Validate the taxonomy and incidents (or only PATHS), reporting every problem."""
     project = ProjectPaths.at(root)
     only = None
+    if changed:
+        from .adapters.git import changed_incident_files
+
+        found, problem = changed_incident_files(project.root)
+        if problem:
+            click.echo(f"check --changed: {problem}", err=True)
+            sys.exit(2)
+        if not found:
+            click.echo("ok: no incident changed since the branch left main", err=True)
+            return
+        paths = (*paths, *found)
     if paths:
         only, problems = select_incident_files(project, list(paths))
         for problem in problems:
@@ -61,9 +82,9 @@ def check(
     _report(checked.diagnostics, output_format)
     errors = [d for d in checked.diagnostics if d.severity == "error"]
     warnings = [d for d in checked.diagnostics if d.severity == "warning"]
-    count = len(checked.result.incidents)
+    count = max(checked.result.checked, len(checked.result.incidents))
     noun = "incident" if count == 1 else "incidents"
-    summary = f"{count} {noun}, {len(errors)} error(s), {len(warnings)} warning(s)"
+    summary = f"{count} {noun} checked, {len(errors)} error(s), {len(warnings)} warning(s)"
     if errors or (strict and warnings):
         click.echo(
             f"check failed: {summary}" + (" (--strict)" if strict and not errors else ""), err=True
@@ -342,3 +363,29 @@ def mcp(root: Path, exports: Path | None, site_url: str | None) -> None:
             library, site_url if site_url is not None else server.site_url_of(root)
         )
     server.run(catalogue)
+
+
+@main.command()
+@click.argument("facet", required=False)
+@ROOT_OPTION
+@click.option("--lang", type=click.Choice(LANGS), default="en", show_default=True)
+def terms(facet: str | None, root: Path, lang: str) -> None:
+    """List the vocabulary: every term of FACET (or of every facet), with its case count,
+    label and aliases, as a contributor chooses terms for a new incident."""
+    from .agent.catalogue import Catalogue, CatalogueError
+
+    catalogue = Catalogue(_load_library(root))
+    facets = [facet] if facet else [f.id for f in catalogue.library.taxonomy.facets]
+    for name in facets:
+        try:
+            listed = catalogue.terms(name, lang)
+        except CatalogueError as exc:
+            click.echo(f"incidents terms: {exc}", err=True)
+            sys.exit(2)
+        click.echo(f"{listed.facet} ({listed.label}): {listed.description}")
+        width = max((len(t.id) for t in listed.terms), default=0)
+        for term in listed.terms:
+            aliases = f"  (also: {', '.join(term.aliases)})" if term.aliases else ""
+            parent = f"  [under {term.parent}]" if term.parent else ""
+            click.echo(f"  {term.id:<{width}}  {term.cases:>4}  {term.label}{parent}{aliases}")
+        click.echo("")

@@ -345,7 +345,11 @@ class Catalogue:
                     id=t.id,
                     label=t.label(lang),
                     description=t.description(lang),
-                    aliases=[*t.aliases(lang), *t.aliases("en" if lang == "ko" else "ko")],
+                    aliases=list(
+                        dict.fromkeys(
+                            [*t.aliases(lang), *t.aliases("en" if lang == "ko" else "ko")]
+                        )
+                    ),
                     parent=t.parent,
                     cases=self.library.count(t),
                     url=self.url(urls.term(lang, t)),

@@ -106,7 +106,7 @@ def check_project(
         wanted = {_incident_stem(p) for p in only}
         diagnostics = tuple(d for d in diagnostics if _incident_stem(d.path) in wanted)
     diagnostics = capped(diagnostics, MAX_DIAGNOSTICS_PER_FILE)
-    return Checked(taxonomy, ValidationResult(result.incidents, diagnostics))
+    return Checked(taxonomy, ValidationResult(result.incidents, diagnostics, result.checked))
 
 
 def _read(path: Path, display: str) -> bytes | FileOutcome:

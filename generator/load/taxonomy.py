@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -94,19 +96,47 @@ class TaxonomyModel(_Strict):
     facets: tuple[FacetModel, ...] = Field(min_length=1)
 
 
+_POSITIONAL = re.compile(r"^facets\[(\d+)\](?:\.terms\[(\d+)\])?")
+
+
+def _named(field: str, data: object) -> str:
+    """A field as the contributor knows it: `facets[1].terms[26].label.ko` is
+    `organization.hugging-face.label.ko` (ids as written; the position where an id is missing)."""
+
+    def id_of(item: object, fallback: str) -> str:
+        value = item.get("id") if isinstance(item, dict) else None
+        return value if isinstance(value, str) and value else fallback
+
+    found = _POSITIONAL.match(field)
+    facets = data.get("facets") if isinstance(data, dict) else None
+    if not found or not isinstance(facets, list) or int(found.group(1)) >= len(facets):
+        return field
+    rest = field[found.end() :]
+    facet = facets[int(found.group(1))]
+    # When the id itself is what is wrong, the position names it better than the id does.
+    name = id_of(facet, "") if found.group(2) is not None or rest != ".id" else ""
+    name = name or f"facets[{found.group(1)}]"
+    if found.group(2) is not None:
+        terms = facet.get("terms") if isinstance(facet, dict) else None
+        at = int(found.group(2))
+        term = terms[at] if isinstance(terms, list) and at < len(terms) else None
+        name += "." + ((id_of(term, "") if rest != ".id" else "") or f"terms[{at}]")
+    return name + rest
+
+
 def build_taxonomy(document: YamlDocument, path: str) -> Taxonomy:
     """Validate a parsed taxonomy.yml into a Taxonomy, or raise LoadError with every problem."""
     try:
         model = TaxonomyModel.model_validate(document.data)
     except ValidationError as exc:
-        raise LoadError(
-            from_validation_error(exc, path, document.position, _known_taxonomy_fields)
-        ) from None
+        found = from_validation_error(exc, path, document.position, _known_taxonomy_fields)
+        raise LoadError([replace(d, field=_named(d.field, document.data)) for d in found]) from None
     problems: list[Diagnostic] = []
 
     def report(loc: tuple, message: str, suggestion: str | None = None, severity="error") -> None:
         pos = document.position(loc)
         field = ".".join(str(p) if isinstance(p, str) else f"[{p}]" for p in loc).replace(".[", "[")
+        field = _named(field, document.data)
         problems.append(Diagnostic(path, pos.line, pos.col, field, message, severity, suggestion))
 
     seen: dict[str, int] = {}

@@ -18,14 +18,14 @@ from pydantic import (
 
 from ..languages import Language
 from .taxonomy import Taxonomy
-from .text import Line, PartialDate, PlainLine, Slug
+from .text import Line, PartialDate, PlainLine, Slug, shorten
 
 
 def _http_url(value: str) -> str:
     # No quotes or angle brackets: an address with them is broken, and they mean something in
     # the HTML and XML that cite it.
     if not re.match(r"^https?://[^\s/$.?#\"'<>`][^\s\"'<>`]*$", value, re.IGNORECASE):
-        raise ValueError(f"'{value[:80]}' is not an http(s) URL")
+        raise ValueError(f"'{shorten(value)}' is not an http(s) URL")
     return value
 
 

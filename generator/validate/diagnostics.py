@@ -160,7 +160,10 @@ def from_validation_error(exc, path: str, position, known_fields=None) -> list[D
             pos = position(loc, key=True)
             message = "unknown field"
             if known_fields is not None and loc:
-                suggestion = closest(str(loc[-1]), known_fields(loc[:-1]))
+                allowed = list(known_fields(loc[:-1]))
+                suggestion = closest(str(loc[-1]), allowed)
+                if allowed and len(allowed) <= 12:
+                    message += "; the fields here are " + ", ".join(allowed)
         else:
             pos = position(loc)
             message = _message(error)
@@ -181,14 +184,40 @@ def _is_union_tag(part: object) -> bool:
 _UNION_TAG = re.compile(r"^(?:function-[a-z]+|[a-z][a-z-]*)\[.*\]$", re.DOTALL)
 
 
+# The validation library's wording, as a contributor would say it.
+_PLAIN = (
+    (
+        "Input should be a valid integer, unable to parse string as an integer",
+        "should be a whole number",
+    ),
+    ("Input should be a valid integer", "should be a whole number"),
+    ("Input should be a valid string", "should be text"),
+    ("Input should be a valid list", "should be a list, like [a, b]"),
+    ("Input should be a valid dictionary or instance of", "should be a mapping of fields:"),
+    ("Input should be a valid dictionary", "should be a mapping of fields"),
+    ("Input should be a valid boolean", "should be true or false"),
+    ("String should have at least 1 character", "should not be empty"),
+    ("List should have at least 1 item after validation, not 0", "should list at least one"),
+    ("Tuple should have at least 1 item after validation, not 0", "should list at least one"),
+    ("Input should be ", "should be "),
+    ("String should ", "should "),
+    ("List should ", "should "),
+    ("Tuple should ", "should "),
+)
+
+
 def _message(error: dict) -> str:
-    message = str(error["msg"]).replace("Tuple should", "List should")
+    message = str(error["msg"])
     if error["type"] == "tuple_type":
-        message = "Input should be a list, like [a, b]"
+        message = "should be a list, like [a, b]"
     if message.startswith("Value error, "):
         message = message[len("Value error, ") :]
     elif message.startswith("Assertion failed, "):
         message = message[len("Assertion failed, ") :]
+    for raw, plain in _PLAIN:
+        if message.startswith(raw):
+            message = plain + message[len(raw) :]
+            break
     if error["type"] in {
         "string_type",
         "list_type",

@@ -57,8 +57,9 @@ class FileName:
 
 @dataclass(frozen=True)
 class ValidationResult:
-    incidents: tuple[Incident, ...]
+    incidents: tuple[Incident, ...]  # the valid ones
     diagnostics: tuple[Diagnostic, ...]
+    checked: int = 0  # incidents checked (original files), valid or not
 
     @property
     def errors(self) -> tuple[Diagnostic, ...]:
@@ -291,7 +292,7 @@ def combine(
                 Diagnostic(orphan.path, 1, 1, "", message, "error", suggestion and f"{suggestion}")
             )
     problems.extend(_possible_duplicates(list(originals.values())))
-    return ValidationResult(tuple(incidents), ordered(problems))
+    return ValidationResult(tuple(incidents), ordered(problems), len(originals))
 
 
 def _slugify(name: str) -> str | None:
@@ -336,7 +337,7 @@ def _check_original(
     known_lang = isinstance(lang, str) and lang in SECTION_HEADINGS
     uncovered = _not_in_sources(doc) or frozenset()
     sections, found, _ = _check_sections(file, lang if known_lang else None, uncovered)
-    problems.extend(found)
+    problems.extend(_one_language_error(found, doc, file.path, lang if known_lang else None))
     problems.extend(_check_uncovered(doc, file.path, sections))
     if meta is None:
         return None, None, problems
@@ -430,7 +431,13 @@ def _check_terms(doc: YamlDocument, path: str, taxonomy: Taxonomy) -> list[Diagn
             if taxonomy.term(facet, term_id) is None:
                 suggestion = taxonomy.suggest(facet, term_id)
                 message = f"unknown {facet} term '{shorten(term_id)}'"
-                if suggestion is None:
+                elsewhere = [f.id for f in taxonomy.facets if taxonomy.term(f.id, term_id)]
+                if elsewhere:
+                    # A term of another facet: proposing it again would make a duplicate.
+                    where = " and ".join(f"'{f}'" for f in elsewhere)
+                    message += f"; it is a term of {where}: list it there"
+                    suggestion = None
+                elif suggestion is None:
                     message += "; terms are reviewed vocabulary: propose it in taxonomy.yml"
                 problems.append(
                     Diagnostic(
@@ -468,9 +475,9 @@ def _check_dates(doc: YamlDocument, path: str, today: date) -> list[Diagnostic]:
     occurred = dated.get(("occurred",))
     ended, published = dated.get(("ended",)), dated.get(("published",))
     if occurred and ended and date_before(ended, occurred):
-        report(("ended",), f"ends ({ended}) before it occurred ({occurred})")
+        report(("ended",), f"{ended} is before the incident occurred ({occurred})")
     if occurred and published and date_before(published, occurred):
-        report(("published",), f"published ({published}) before it occurred ({occurred})")
+        report(("published",), f"{published} is before the incident occurred ({occurred})")
     return problems
 
 
@@ -509,6 +516,26 @@ def _check_uncovered(
     return problems
 
 
+def _one_language_error(
+    found: list[Diagnostic], doc: YamlDocument, path: str, lang: str | None
+) -> list[Diagnostic]:
+    """When every heading is in the other language, `lang` is what is wrong: one error on it
+    instead of one per heading (and none for the sections they were taken as missing)."""
+    wrong = [d for d in found if d.message.startswith("heading is in the wrong language")]
+    matched_headings = [d for d in found if d.field.startswith("section '")]
+    if lang is None or len(wrong) < 2 or len(wrong) != len(matched_headings):
+        return found
+    other = "en" if lang == "ko" else "ko"
+    pos = doc.position(("lang",))
+    message = (
+        f"lang is '{lang}', but the body's section headings are {_in_english(other)} "
+        f"(## {SECTION_HEADINGS[other][SECTIONS[0]]} …): set lang: {other}, or write the "
+        f"{_in_english(lang)} headings"
+    )
+    rest = [d for d in found if d not in wrong and "is missing" not in d.message]
+    return [Diagnostic(path, pos.line, pos.col, "lang", message, "error", other), *rest]
+
+
 def _check_sections(
     file: MarkdownFile, lang: str | None, uncovered: frozenset[str] | None = frozenset()
 ) -> tuple[tuple[Section, ...], list[Diagnostic], tuple[str, ...]]:
@@ -538,7 +565,8 @@ def _check_sections(
             if heading.text in other_by_text:
                 right = headings[other_by_text[heading.text]]
                 misspelled.add(other_by_text[heading.text])
-                message = f"heading is in the wrong language for a {_in_english(lang)} body"
+                article = "an" if _in_english(lang)[0] in "AEIOU" else "a"
+                message = f"heading is in the wrong language for {article} {_in_english(lang)} body"
                 problems.append(
                     Diagnostic(file.path, heading.line, 1, field, message, "error", right)
                 )

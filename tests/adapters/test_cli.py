@@ -20,7 +20,7 @@ def test_check_passes_on_a_valid_project(project: Project):
     project.add_incident()
     result = run("check", "--root", str(project.root))
     assert result.exit_code == 0
-    assert result.output == "ok: 1 incident, 0 error(s), 0 warning(s)\n"
+    assert result.output == "ok: 1 incident checked, 0 error(s), 0 warning(s)\n"
 
 
 def test_check_fails_with_precise_lines_and_no_traceback(project: Project):
@@ -37,7 +37,7 @@ def test_check_fails_with_precise_lines_and_no_traceback(project: Project):
         "(did you mean 'gpu-failure'?)\n"
     )
     assert "Traceback" not in completed.stderr
-    assert completed.stderr == "check failed: 0 incidents, 1 error(s), 0 warning(s)\n"
+    assert completed.stderr == "check failed: 1 incident checked, 1 error(s), 0 warning(s)\n"
 
 
 def test_strict_turns_warnings_into_failure(project: Project):
@@ -364,3 +364,44 @@ def test_a_bidirectional_control_in_a_file_name_is_printed_escaped(project: Proj
     result = run("check", "--root", str(project.root))
     assert "\u202e" not in result.output
     assert "acme\\u202egpu.md" in result.output
+
+
+def test_terms_lists_the_vocabulary_with_counts_and_aliases(project: Project):
+    project.add_incident()
+    result = run("terms", "component", "--root", str(project.root), "--lang", "ko")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[0].startswith("component (구성 요소): ")
+    fabric = next(line for line in lines if "infiniband-fabric" in line)
+    assert fabric.split()[:2] == ["infiniband-fabric", "1"]
+    assert "InfiniBand 패브릭" in fabric and "(also: 인피니밴드, IB" in fabric
+    unknown = run("terms", "componnt", "--root", str(project.root))
+    assert unknown.exit_code == 2
+    assert "unknown facet 'componnt'" in unknown.output and "'component'" in unknown.output
+
+
+def git(root, *args):
+    subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True)
+
+
+def test_check_changed_checks_what_the_branch_changed(project: Project):
+    project.add_incident()
+    git(project.root, "init", "-q", "-b", "main")
+    git(project.root, "-c", "user.email=a@b", "-c", "user.name=a", "add", "-A")
+    git(project.root, "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qm", "base")
+    nothing = run("check", "--changed", "--root", str(project.root))
+    assert nothing.exit_code == 0 and "no incident changed" in nothing.output
+    git(project.root, "switch", "-q", "-c", "add-globex")
+    project.add_incident("globex-dns-outage", organization="acmee", url="https://example.com/g")
+    found = run("check", "--changed", "--root", str(project.root))
+    assert found.exit_code == 1
+    assert "incidents/globex-dns-outage.md:8:15: organization: unknown organization term" in (
+        found.output
+    )
+    assert "acme-gpu-outage.md:" not in found.output  # not changed, so not reported
+
+
+def test_check_changed_outside_git_says_so(project: Project):
+    project.add_incident()
+    result = run("check", "--changed", "--root", str(project.root))
+    assert result.exit_code == 2 and "not in a git repository" in result.output

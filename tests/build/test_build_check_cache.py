@@ -141,6 +141,9 @@ def test_a_cache_that_cannot_be_written_never_breaks_the_check(
 
         monkeypatch.setattr(Path, "write_bytes", refuse)
     result = run(project.root)
-    assert (result.exit_code, result.output) == (0, "ok: 1 incident, 0 error(s), 0 warning(s)\n")
+    assert (result.exit_code, result.output) == (
+        0,
+        "ok: 1 incident checked, 0 error(s), 0 warning(s)\n",
+    )
     leftovers = [p.name for p in (project.root / ".cache").glob("*.tmp")]
     assert leftovers == []

@@ -70,18 +70,18 @@ def test_fixture_taxonomy_is_valid_and_keeps_its_declarations():
         (
             "    terms_per_case: one\n",
             "    terms_per_case: two\n",
-            "taxonomy.yml:27:21: facets[1].terms_per_case: Input should be 'one' or 'many', "
+            "taxonomy.yml:27:21: organization.terms_per_case: should be 'one' or 'many', "
             "got text 'two'",
         ),
         (
             '    color: "#b3261e"\n',
             "    color: red\n",
-            "taxonomy.yml:45:12: facets[2].color: String should match pattern '^#[0-9a-fA-F]{6}$'",
+            "taxonomy.yml:45:12: symptom.color: should match pattern '^#[0-9a-fA-F]{6}$'",
         ),
         (
             "    case_section: symptoms\n",
             "    case_section: symptom\n",
-            "taxonomy.yml:46:19: facets[2].case_section: not a section of a case "
+            "taxonomy.yml:46:19: symptom.case_section: not a section of a case "
             "(did you mean 'symptoms'?)",
         ),
         (
@@ -117,9 +117,9 @@ def test_duplicate_term_and_bad_parent():
         "parent: hardware-failure", "parent: hardware-fail"
     )
     assert problems(text) == [
-        "taxonomy.yml:66:17: facets[3].terms[1].parent: parent 'hardware-fail' is not a term of "
+        "taxonomy.yml:66:17: cause.gpu-failure.parent: parent 'hardware-fail' is not a term of "
         "'cause' (did you mean 'hardware-failure'?)",
-        "taxonomy.yml:69:13: facets[3].terms[2].id: term 'gpu-failure' is defined twice in facet "
+        "taxonomy.yml:69:13: cause.terms[2].id: term 'gpu-failure' is defined twice in facet "
         "'cause'",
     ]
 
@@ -128,7 +128,7 @@ def test_a_term_id_that_is_a_page_of_the_site_is_refused():
     """A term `index` would overwrite its facet's page (cause/index.html)."""
     text = TAXONOMY.replace("      - id: faulty-change", "      - id: index")
     assert problems(text) == [
-        "taxonomy.yml:69:13: facets[3].terms[2].id: 'index' is the name of the facet's own page "
+        "taxonomy.yml:69:13: cause.terms[2].id: 'index' is the name of the facet's own page "
         "(cause/index.html); choose another id"
     ]
 
@@ -141,9 +141,9 @@ def test_missing_label_language_and_unknown_field():
         "descripton: {ko: IB 네트워크., en: The IB network.}",
     )
     assert problems(text) == [
-        "taxonomy.yml:82:16: facets[4].terms[0].label.en: required field is missing",
-        "taxonomy.yml:85:9: facets[4].terms[1].description: required field is missing",
-        "taxonomy.yml:87:9: facets[4].terms[1].descripton: unknown field "
+        "taxonomy.yml:82:16: component.gpu-driver.label.en: required field is missing",
+        "taxonomy.yml:85:9: component.infiniband-fabric.description: required field is missing",
+        "taxonomy.yml:87:9: component.infiniband-fabric.descripton: unknown field; the fields here are id, label, description, aliases, parent "
         "(did you mean 'description'?)",
     ]
 
@@ -154,14 +154,14 @@ def test_an_alias_that_names_another_term_is_an_error_in_its_facet_and_a_warning
         "aliases: {ko: [인피니밴드], en: [IB]}", "aliases: {ko: [인피니밴드], en: [IB, etcd]}"
     )
     assert problems(same_facet) == [
-        "taxonomy.yml:88:41: facets[4].terms[1].aliases.en[1]: alias 'etcd' is already a name of "
+        "taxonomy.yml:88:41: component.infiniband-fabric.aliases.en[1]: alias 'etcd' is already a name of "
         "term 'etcd'"
     ]
     other_facet = TAXONOMY.replace(
         "aliases: {ko: [인피니밴드], en: [IB]}", "aliases: {ko: [인피니밴드], en: [IB, Globex]}"
     )
     assert problems(other_facet) == [
-        "taxonomy.yml:88:41: warning: facets[4].terms[1].aliases.en[1]: alias 'Globex' is already "
+        "taxonomy.yml:88:41: warning: component.infiniband-fabric.aliases.en[1]: alias 'Globex' is already "
         "a name of term 'globex' in facet 'organization'"
     ]
 
@@ -172,17 +172,17 @@ def test_labels_that_only_look_different_are_the_same_label():
     nfd = unicodedata.normalize("NFD", "잘못된 변경")
     decomposed = TAXONOMY.replace("label: {ko: 하드웨어 고장,", f"label: {{ko: {nfd},")
     assert problems(decomposed) == [
-        "taxonomy.yml:70:21: facets[3].terms[2].label.ko: label is the same as that of term "
+        "taxonomy.yml:70:21: cause.faulty-change.label.ko: label is the same as that of term "
         "'hardware-failure'"
     ]
     cyrillic = TAXONOMY.replace("en: Hardware failure}", "en: Fаulty change}")  # Cyrillic а
     assert problems(cyrillic) == [
-        "taxonomy.yml:70:33: facets[3].terms[2].label.en: label is the same as that of term "
+        "taxonomy.yml:70:33: cause.faulty-change.label.en: label is the same as that of term "
         "'hardware-failure'"
     ]
     invisible = TAXONOMY.replace("en: Hardware failure}", "en: Hard\u200bware failure}")
     assert problems(invisible) == [
-        "taxonomy.yml:63:34: facets[3].terms[0].label.en: contains the invisible character "
+        "taxonomy.yml:63:34: cause.hardware-failure.label.en: contains the invisible character "
         "U+200B; delete it"
     ]
 

@@ -140,7 +140,7 @@ def test_validator_rejects_markup_in_source_titles_and_aliases(project):
     )
     lines = [d.format() for d in check_project(ProjectPaths.at(project.root), TODAY).diagnostics]
     assert lines == [
-        "taxonomy.yml:88:37: facets[4].terms[1].aliases.en[0]: HTML tags are not allowed here; write plain text"
+        "taxonomy.yml:88:37: component.infiniband-fabric.aliases.en[0]: HTML tags are not allowed here; write plain text"
     ]
     project.write("taxonomy.yml", taxonomy)
     lines = [d.format() for d in check_project(ProjectPaths.at(project.root), TODAY).diagnostics]

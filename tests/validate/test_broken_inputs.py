@@ -117,7 +117,7 @@ GENERATED = [
     Case(
         "huge-single-line",
         1,
-        f"{P}:3:8: title: String should have at most 300 characters",
+        f"{P}:3:8: title: should have at most 300 characters",
         _with_translation(
             lambda: _replace('title: "Acme: GPUs fall off the bus"', "title: " + "GPU " * 225_000)
         ),

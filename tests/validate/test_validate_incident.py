@@ -59,11 +59,11 @@ def test_valid_incident_and_translation(project):
         ),
         (
             {"symptom": "training-job-failure"},
-            f"{P}:10:10: symptom: Input should be a list, like [a, b], got text 'training-job-failure'",
+            f"{P}:10:10: symptom: should be a list, like [a, b], got text 'training-job-failure'",
         ),
         (
             {"symptom": "[]"},
-            f"{P}:10:10: symptom: List should have at least 1 item after validation, not 0",
+            f"{P}:10:10: symptom: should list at least one",
         ),
         ({"occurred": "2027-01-01"}, f"{P}:6:11: occurred: 2027-01-01 is in the future"),
         ({"occurred": "2024-13"}, f"{P}:6:11: occurred: '2024-13' has no month 13"),
@@ -77,7 +77,7 @@ def test_valid_incident_and_translation(project):
         ),
         (
             {"extra": "ended: 2023-01\n"},
-            f"{P}:17:8: ended: ends (2023-01) before it occurred (2024-03-01)",
+            f"{P}:17:8: ended: 2023-01 is before the incident occurred (2024-03-01)",
         ),
         (
             {"url": "ftp://example.com/x"},
@@ -94,7 +94,7 @@ def test_valid_incident_and_translation(project):
         ),
         (
             {"extra": "scale: {gpus: -1}\n"},
-            f"{P}:14:15: scale.gpus: Input should be greater than 0",
+            f"{P}:14:15: scale.gpus: should be greater than 0",
         ),
     ],
 )
@@ -224,7 +224,7 @@ class TestTranslations:
         )
         assert messages(project) == [
             f"{T}:4:1: cause: belongs only in the original file; a translation holds only title and summary",
-            f"{T}:5:1: sumary: unknown field (did you mean 'summary'?)",
+            f"{T}:5:1: sumary: unknown field; the fields here are title, summary (did you mean 'summary'?)",
         ]
 
     def test_translation_in_the_same_language(self, project):
@@ -405,7 +405,7 @@ class TestNotInSources:
         project.add_incident(extra="not_in_sources: [aftermath]\n")
         found = messages(project)
         assert len(found) == 1 and found[0].startswith(
-            f"{P}:17:18: not_in_sources[0]: Input should be 'symptoms'"
+            f"{P}:17:18: not_in_sources[0]: should be 'symptoms'"
         )
 
 
@@ -456,3 +456,53 @@ class TestValuesThatLookRightButAreNot:
         checked = check_project(ProjectPaths.at(project.root), TODAY)
         title = checked.result.incidents[0].text("ko").title
         assert title == unicodedata.normalize("NFC", title) == "애크미: GPU 이탈"
+
+
+def test_a_term_of_another_facet_says_where_it_belongs(project):
+    """Proposing it again would make a duplicate; the message says which facet has it."""
+    project.add_incident(symptom="[gpu-failure]")
+    assert messages(project) == [
+        f"{P}:10:11: symptom[0]: unknown symptom term 'gpu-failure'; "
+        "it is a term of 'cause': list it there"
+    ]
+
+
+def test_a_body_in_the_other_language_is_one_error_on_lang(project):
+    """`lang: en` over Korean headings: the language is wrong, not six headings."""
+    project.write(P, incident_text(body=BODY_KO))
+    project.write(T.replace(".ko.", ".ko."), translation_text())
+    found = messages(project)
+    assert found[0] == (
+        f"{P}:5:7: lang: lang is 'en', but the body's section headings are Korean (## 증상 …): "
+        "set lang: ko, or write the English headings (did you mean 'ko'?)"
+    )
+    assert not any("wrong language" in line for line in found)
+
+
+def test_one_heading_in_the_other_language_is_still_named(project):
+    body = BODY_EN.replace("## Detection", "## 감지")
+    project.write(P, incident_text(body=body))
+    project.write(T, translation_text())
+    assert any(
+        "section '감지': heading is in the wrong language for an English body (did you mean "
+        "'Detection'?)" in line
+        for line in messages(project)
+    )
+
+
+def test_dates_in_the_wrong_order_name_the_date_once(project):
+    project.add_incident(occurred="2024-05-01")
+    assert messages(project) == [
+        f"{P}:7:12: published: 2024-04-02 is before the incident occurred (2024-05-01)"
+    ]
+
+
+def test_plain_words_for_the_validation_librarys_messages(project):
+    project.add_incident()
+    project.write(P, incident_text(extra="  tokens: 5\n").replace("gpus: 4088", "gpus: many"))
+    found = messages(project)
+    assert f"{P}:15:9: scale.gpus: should be a whole number, got text 'many'" in found
+    assert (
+        f"{P}:17:3: scale.tokens: unknown field; the fields here are gpus, hosts, nodes, "
+        "clusters" in found
+    )
