@@ -292,7 +292,23 @@ def combine(
                 Diagnostic(orphan.path, 1, 1, "", message, "error", suggestion and f"{suggestion}")
             )
     problems.extend(_possible_duplicates(list(originals.values())))
-    return ValidationResult(tuple(incidents), ordered(problems), len(originals))
+    return ValidationResult(tuple(incidents), ordered(_one_per_place(problems)), len(originals))
+
+
+_PLACEHOLDER_MESSAGE = "placeholder 'TODO' is still here; fill it in"
+
+
+def _one_per_place(problems: list[Diagnostic]) -> list[Diagnostic]:
+    """A value that is both a placeholder and invalid ('TODO' as a date) is reported once, by
+    what is wrong with it."""
+    taken = {
+        (d.path, d.line, d.col, d.field) for d in problems if d.message != _PLACEHOLDER_MESSAGE
+    }
+    return [
+        d
+        for d in problems
+        if d.message != _PLACEHOLDER_MESSAGE or (d.path, d.line, d.col, d.field) not in taken
+    ]
 
 
 def _slugify(name: str) -> str | None:
@@ -359,14 +375,14 @@ def _check_placeholders(file: MarkdownFile, taxonomy: Taxonomy | None = None) ->
             continue  # reported as an unknown term, with a suggestion
         value = _value_at(doc.data, loc)
         if isinstance(value, str) and "TODO" in value and _PLACEHOLDER.search(value):
-            message = "placeholder 'TODO' is still here; fill it in"
+            message = _PLACEHOLDER_MESSAGE
             problems.append(Diagnostic(file.path, pos.line, pos.col, field_name(loc), message))
     if "TODO" not in file.body:
         return problems
     for offset, line in enumerate(file.body.split("\n")):
         match = _PLACEHOLDER.search(line)
         if match:
-            message = "placeholder 'TODO' is still here; fill it in"
+            message = _PLACEHOLDER_MESSAGE
             problems.append(
                 Diagnostic(file.path, file.body_line + offset, match.start() + 1, "body", message)
             )
