@@ -223,6 +223,15 @@ def _partial(day: date, precision: str) -> str:
     return {"day": day.isoformat(), "month": day.isoformat()[:7], "year": str(day.year)}[precision]
 
 
+def _ancestors(facet: str, term_id: str) -> set[str]:
+    found: set[str] = set()
+    term = taxonomy().term(facet, term_id)
+    while term is not None and term.parent and term.parent not in found:
+        found.add(term.parent)
+        term = taxonomy().term(facet, term.parent)
+    return found
+
+
 def _choose(rng: random.Random, pool: list[dict], tags: set[str], low: int, high: int) -> list:
     usable = [p for p in pool if p.get("tag", "any") in tags]
     return rng.sample(usable, min(len(usable), rng.randint(low, high)))
@@ -272,6 +281,9 @@ def make_incident(index: int, seed: int, used_days: set[tuple[str, str]]) -> Syn
         else:
             low = 1 if facet.required else 0
             picked = rng.sample(pool, rng.randint(low, min(3, len(pool))))
+            # A term beside its own descendant says less than the descendant: keep the narrower.
+            broader = {a for t in picked for a in _ancestors(facet.id, t)}
+            picked = [t for t in picked if t not in broader]
             in_order = [t for t in pool if t in picked]  # context terms as the taxonomy orders them
             chosen[facet.id] = in_order if facet.role == "context" else picked
     org = chosen[byline][0]
@@ -396,7 +408,7 @@ def make_incident(index: int, seed: int, used_days: set[tuple[str, str]]) -> Syn
     publisher = labels[org]["en"]
     sources = [
         {
-            "url": f"https://example.org/{org}/blog/{incident_id}",
+            "url": f"https://{org}.bench-reports.dev/blog/{incident_id}",
             "title": f"Postmortem: {titles['en'].split(': ', 1)[1]}",
             "publisher": publisher,
             "date": published,
@@ -405,7 +417,7 @@ def make_incident(index: int, seed: int, used_days: set[tuple[str, str]]) -> Syn
     if rng.random() < 0.5:
         sources.append(
             {
-                "url": f"https://status.example.org/{org}/incidents/{index + 1:06d}",
+                "url": f"https://status.bench-reports.dev/{org}/incidents/{index + 1:06d}",
                 "title": f"Incident {index + 1:06d}: {values['svc'][0]} in {values['region'][0]}",
                 "publisher": f"{publisher} status page",
                 "date": occurred if precision == "day" else published,

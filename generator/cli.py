@@ -366,6 +366,34 @@ def mcp(root: Path, exports: Path | None, site_url: str | None) -> None:
 
 
 @main.command()
+@ROOT_OPTION
+@click.option("--timeout", type=float, default=15.0, show_default=True, help="Seconds per URL.")
+@click.option("--jobs", type=int, default=8, show_default=True, help="URLs asked for at once.")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "github"]),
+    default="text",
+    show_default=True,
+)
+def links(root: Path, timeout: float, jobs: int, output_format: str) -> None:
+    """Ask every source URL the cases cite whether it is still there (goes to the network;
+    never part of check, build or the tests). Gone or unreachable: an error; refused or a
+    server error: a warning."""
+    from .adapters.source_links import check_links, sources_of
+
+    library = _load_library(root)
+    sources = sources_of(library.incidents, ProjectPaths.at(root).root)
+    problems = check_links(sources, timeout, jobs)
+    _report(tuple(problems), output_format)
+    errors = sum(1 for p in problems if p.severity == "error")
+    urls = len({s.url for s in sources})
+    summary = f"{urls} source URL(s) asked for, {errors} gone, {len(problems) - errors} to look at"
+    click.echo(("links failed: " if errors else "ok: ") + summary, err=True)
+    sys.exit(1 if errors else 0)
+
+
+@main.command()
 @click.argument("facet", required=False)
 @ROOT_OPTION
 @click.option("--lang", type=click.Choice(LANGS), default="en", show_default=True)

@@ -31,3 +31,20 @@ def of_url(url: str) -> Language | None:
     """The language a site-relative URL belongs to (`ko/cases/x.html` -> "ko"), if any."""
     head = url.split("/", 1)[0]
     return head if head in LANGS else None  # type: ignore[return-value]
+
+
+# The months as English writes them (dates shown on pages; numbers the checker compares).
+MONTHS_EN: tuple[str, ...] = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)

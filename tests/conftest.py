@@ -186,7 +186,7 @@ def incident_text(
     cause: str = "[gpu-failure]",
     component: str = "[gpu-driver, infiniband-fabric]",
     contributing_factor: str = "[unverified-assumption]",
-    url: str = "https://example.com/postmortem",
+    url: str = "https://reports.acme.dev/postmortem",
     extra: str = "",
     body: str | None = None,
 ) -> str:

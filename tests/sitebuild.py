@@ -20,7 +20,7 @@ def write_fixture_library(project: Project) -> None:
         project.add_incident(
             f"acme-gpu-outage-{n:02d}",
             occurred=f"2023-{(n % 12) + 1:02d}-{n:02d}",
-            url=f"https://example.com/acme/{n}",
+            url=f"https://reports.acme.dev/acme/{n}",
             cause="[gpu-failure]" if n % 2 else "[faulty-change]",
             component="[gpu-driver, infiniband-fabric]" if n % 3 else "[etcd]",
         )
@@ -34,7 +34,7 @@ def write_fixture_library(project: Project) -> None:
         component="[etcd]",
         contributing_factor="[missing-safeguard]",
         occurred="2024-03-30",
-        url="https://example.com/globex",
+        url="https://reports.acme.dev/globex",
         translate=False,
     )
 

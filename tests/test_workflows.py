@@ -340,7 +340,7 @@ def commit_all(root: Path, message: str = "library") -> None:
         "-c",
         "user.name=t",
         "-c",
-        "user.email=t@example.com",
+        "user.email=t@reports.acme.dev",
         "-c",
         "commit.gpgsign=false",
         "commit",

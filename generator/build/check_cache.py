@@ -30,9 +30,10 @@ from typing import Any
 
 from ..validate.diagnostics import Diagnostic
 from ..validate.incident import FileOutcome, Identity, MetaSummary, SourceSummary, TextSummary
+from ..validate.review import Marks
 
 CACHE_FILE = ".cache/incidents-check.json"
-FORMAT = "incidents-check-cache/3"
+FORMAT = "incidents-check-cache/4"
 RACY_SECONDS = 3
 Stat = tuple[int, int, int, int, int]  # mtime_ns, ctime_ns, size, inode, device
 Key = tuple[str, str, str]  # display path, sha256 of the bytes, digest of taxonomy + date
@@ -202,7 +203,38 @@ def _encode(outcome: FileOutcome) -> dict[str, Any]:
         "unreadable": outcome.unreadable,
         "missing_sections": [list(m) for m in outcome.missing_sections],
         "identity": None if outcome.identity is None else _encode_identity(outcome.identity),
+        "marks": None if outcome.marks is None else _encode_marks(outcome.marks),
     }
+
+
+def _encode_marks(marks: Marks) -> dict[str, Any]:
+    return {
+        "lang": marks.lang,
+        "title": marks.title,
+        "summary": marks.summary,
+        "title_at": list(marks.title_at),
+        "summary_at": list(marks.summary_at),
+        "numbers": [list(n) for n in marks.numbers],
+        "spelled": list(marks.spelled),
+        "lists": [list(item) for item in marks.lists],
+    }
+
+
+def _marks(value: dict[str, Any] | None) -> Marks | None:
+    if value is None:
+        return None
+    title_line, title_col = value["title_at"]
+    summary_line, summary_col = value["summary_at"]
+    return Marks(
+        lang=str(value["lang"]),
+        title=str(value["title"]),
+        summary=str(value["summary"]),
+        title_at=(int(title_line), int(title_col)),
+        summary_at=(int(summary_line), int(summary_col)),
+        numbers=tuple((str(n), int(line), int(col)) for n, line, col in value["numbers"]),
+        spelled=tuple(str(n) for n in value["spelled"]),
+        lists=tuple((str(k), int(items), int(line)) for k, items, line in value["lists"]),
+    )
 
 
 def _encode_identity(mark: Identity) -> dict[str, Any]:
@@ -252,6 +284,7 @@ def _outcome(value: dict[str, Any]) -> FileOutcome:
         unreadable=bool(value["unreadable"]),
         missing_sections=tuple((str(k), int(n)) for k, n in value["missing_sections"]),
         identity=_identity(value["identity"]),
+        marks=_marks(value["marks"]),
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Annotated, Literal
@@ -197,6 +198,21 @@ _FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)")
 _MAY_MARK = frozenset("#`~ \t")  # first characters of a fence or a heading line (not "")
 
 
+def body_lines(body: str, first_line: int) -> Iterator[tuple[int, str, bool, str | None]]:
+    """Each line of a body as (line number, text, inside a code fence, heading): `heading` is
+    the text of a `## ` heading outside code fences, else None."""
+    fence: str | None = None
+    for offset, line in enumerate(body.split("\n")):
+        if line[:1] not in _MAY_MARK:  # most lines: neither a fence nor a heading
+            yield first_line + offset, line, fence is not None, None
+            continue
+        marker = _FENCE.match(line)
+        if marker:
+            fence = None if fence == marker.group(1) else (fence or marker.group(1))
+        heading = None if fence or marker else _heading_text(line)
+        yield first_line + offset, line, fence is not None or marker is not None, heading
+
+
 def split_sections(body: str, first_line: int) -> tuple[str, list[tuple[Heading, str]]]:
     """Split a body at its `## ` headings (outside code fences): (preamble, [(heading, text)]).
 
@@ -205,20 +221,9 @@ def split_sections(body: str, first_line: int) -> tuple[str, list[tuple[Heading,
     """
     preamble: list[str] = []
     parts: list[tuple[Heading, list[str]]] = []
-    fence: str | None = None
-    for offset, line in enumerate(body.split("\n")):
-        if line[:1] not in _MAY_MARK:  # most lines: neither a fence nor a heading
-            if parts:
-                parts[-1][1].append(line)
-            else:
-                preamble.append(line)
-            continue
-        marker = _FENCE.match(line)
-        if marker:
-            fence = None if fence == marker.group(1) else (fence or marker.group(1))
-        heading = None if fence or marker else _heading_text(line)
+    for number, line, _, heading in body_lines(body, first_line):
         if heading is not None:
-            parts.append((Heading(heading, first_line + offset), []))
+            parts.append((Heading(heading, number), []))
         elif parts:
             parts[-1][1].append(line)
         else:

@@ -24,7 +24,7 @@ import json
 from ..model.incident import Incident
 from ..model.library import Library
 from ..pages import urls
-from ..render.strings import strings_for
+from ..render.strings import date_text, strings_for
 from ..search.analyzer import Analyzer, browser_rules, default_analyzer
 from ..search.corpus import SearchCorpus, term_lead
 from ..search.engine import start_of
@@ -142,7 +142,7 @@ def text_payload(library: Library, incident: Incident, search: SearchCorpus) -> 
         "title": text.title,
         "summary": text.summary,
         "lang": text.lang,
-        "date": incident.meta.occurred,
+        "date": date_text(incident.meta.occurred, lang),
         "org": ", ".join(t.label(lang) for t in library.byline(incident)),
         "terms": {f.id: list(incident.term_ids(f.id)) for f in library.taxonomy.facets},
         "sentences": list(search.sentences[incident.id]),

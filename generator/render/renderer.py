@@ -43,6 +43,7 @@ def environment() -> Environment:
     )
     env.filters["markdown"] = lambda text: Markup(to_html(text))
     env.filters["number"] = lambda n: f"{n:,}"
+    env.filters["date_in"] = strings.date_text
     env.filters["section_heading_in"] = lambda key, lang: SECTION_HEADINGS[lang][key]
     return env
 
@@ -133,7 +134,8 @@ class Renderer:
             f'  <h3 class="il-card__title"><a href="{href}"{other}>'
             f"{escape(text.title)}</a></h3>\n"
             f'  <p class="il-card__meta">{byline}<span>{escape(occurred)} '
-            f"<time>{escape(incident.meta.occurred)}</time></span></p>\n"
+            f'<time datetime="{escape(incident.meta.occurred)}">'
+            f"{escape(strings.date_text(incident.meta.occurred, lang))}</time></span></p>\n"
             f'  <p class="il-card__summary"{other}>{escape(text.summary)}</p>\n'
             f'  <ul class="il-chips il-chips--compact">{terms}</ul>\n'
             "</article>"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..languages import MONTHS_EN
+
 _STRINGS: dict[str, dict[str, str]] = {
     "site_title": {"ko": "Incident Library", "en": "Incident Library"},
     "library": {"ko": "사례 라이브러리", "en": "Incident library"},
@@ -201,3 +203,31 @@ def tn(key: str, lang: str, count: int, **values: object) -> str:
 
 def strings_for(lang: str) -> dict[str, str]:
     return {key: value[lang] for key, value in _STRINGS.items()}
+
+
+_PRECISION_NOTE = {
+    "month": {"ko": "일 미상", "en": "day not given"},
+    "year": {"ko": "월 미상", "en": "month not given"},
+}
+
+
+def date_text(value: str, lang: str, note: bool = False) -> str:
+    """A partial date (YYYY, YYYY-MM or YYYY-MM-DD) as a reader of `lang` writes it, never more
+    precise than it is: "2024-03" is "March 2024" / "2024년 3월", not a made-up first day.
+    `note` adds what is not known ("day not given"), for the case page's facts."""
+    parts = [int(p) for p in value.split("-")]
+    year, month, day = (parts + [0, 0])[:3]
+    if lang == "ko":
+        text = f"{year}년" + (f" {month}월" if month else "") + (f" {day}일" if day else "")
+    else:
+        text = str(year)
+        if month:
+            text = (
+                f"{MONTHS_EN[month - 1]} {year}"
+                if not day
+                else f"{day} {MONTHS_EN[month - 1]} {year}"
+            )
+    precision = "day" if day else "month" if month else "year"
+    if note and precision != "day":
+        text += f" ({_PRECISION_NOTE[precision][lang]})"
+    return text

@@ -32,6 +32,7 @@ from ..model.taxonomy import Taxonomy
 from ..model.text import SLUG_PATTERN, date_before, date_key, parse_partial_date, shorten
 from ..pages.urls import RESERVED_INCIDENT_IDS
 from .diagnostics import Diagnostic, closest, field_name, from_validation_error, ordered
+from .review import Marks, compare, placeholder_sources, review_file
 
 
 def _in_english(lang: str) -> str:
@@ -100,6 +101,7 @@ class FileOutcome:
     # lists them in not_in_sources, which only the checks across files can see.
     missing_sections: tuple[tuple[str, int], ...] = ()
     identity: Identity | None = None  # an original's marks for "is it the same incident?"
+    marks: Marks | None = None  # what comparing it with the other language needs (review.py)
 
     @property
     def is_translation(self) -> bool:
@@ -165,6 +167,10 @@ def check_file(file: MarkdownFile, taxonomy: Taxonomy, today: date) -> FileOutco
         )
     if name.lang is not None:
         text, found, missing = _check_translation(file, name.lang, taxonomy)
+        marks = None
+        if text is not None:
+            marks, reviewed = review_file(file, text)
+            found.extend(reviewed)
         return FileOutcome(
             file.path,
             name.incident_id,
@@ -173,6 +179,7 @@ def check_file(file: MarkdownFile, taxonomy: Taxonomy, today: date) -> FileOutco
             text,
             tuple(found),
             missing_sections=missing,
+            marks=marks,
         )
     problems: list[Diagnostic] = []
     file_id: str | None = name.incident_id
@@ -192,8 +199,19 @@ def check_file(file: MarkdownFile, taxonomy: Taxonomy, today: date) -> FileOutco
     if file_id is None:
         meta, text = None, None  # not published under a name that is not its id
     identity = _identity(meta, file.front_matter, taxonomy) if meta is not None else None
+    marks = None
+    if text is not None:
+        marks, reviewed = review_file(file, text, taxonomy)
+        problems.extend(reviewed)
     return FileOutcome(
-        file.path, name.incident_id, None, meta, text, tuple(problems), identity=identity
+        file.path,
+        name.incident_id,
+        None,
+        meta,
+        text,
+        tuple(problems),
+        identity=identity,
+        marks=marks,
     )
 
 
@@ -270,6 +288,10 @@ def combine(
                 continue
             if translation.text and text and translation.text.lang != text.lang:
                 texts.append(translation.text)
+                if original.marks is not None and translation.marks is not None:
+                    problems.extend(
+                        compare(original.marks, original.path, translation.marks, translation.path)
+                    )
         if meta is None or text is None:
             continue
         for lang in LANGS:
@@ -349,6 +371,7 @@ def _check_original(
     problems.extend(_check_terms(doc, file.path, taxonomy))
     problems.extend(_check_dates(doc, file.path, today))
     problems.extend(_check_placeholders(file, taxonomy))
+    problems.extend(placeholder_sources(doc, file.path))
     lang = doc.data.get("lang")
     known_lang = isinstance(lang, str) and lang in SECTION_HEADINGS
     uncovered = _not_in_sources(doc) or frozenset()

@@ -90,10 +90,10 @@ def test_materials_own_toggles_are_not_anchors(site):
 @pytest.mark.parametrize(
     "href",
     [
-        "https://example.com/missing.html",
-        "http://example.com/#nowhere",
-        "//cdn.example.com/x.js",
-        "mailto:sre@example.com",
+        "https://reports.acme.dev/missing.html",
+        "http://reports.acme.dev/#nowhere",
+        "//cdn.reports.acme.dev/x.js",
+        "mailto:sre@reports.acme.dev",
         "data:text/plain,hello",
     ],
 )

@@ -81,7 +81,7 @@ def test_a_killed_build_leaves_the_site_untouched(built: Project):
             f"globex-extra-{n:02d}",
             organization="globex",
             occurred=f"20{10 + n // 28:02d}-01-{n % 28 + 1:02d}",
-            url=f"https://example.com/extra/{n}",
+            url=f"https://reports.acme.dev/extra/{n}",
         )
     process = build(built.root, wait=False)
     try:

@@ -90,7 +90,7 @@ def test_new_scaffolds_files_that_validate_once_filled_in(project: Project):
         "--published",
         "2024-06-10",
         "--source-url",
-        "https://example.com/etcd",
+        "https://reports.acme.dev/etcd",
     )
     assert result.exit_code == 0, result.output
     original = project.incidents / "acme-etcd-quorum-loss.md"
@@ -108,7 +108,10 @@ def test_new_scaffolds_files_that_validate_once_filled_in(project: Project):
     )
     filled = re.sub(r"TODO[^\"\n]*", "Filled in.", filled)
     original.write_text(filled)
-    translation.write_text(re.sub(r"TODO[^\"\n]*", "채웠습니다.", translation.read_text()))
+    korean = re.sub(
+        r'title: "TODO[^"]*"', 'title: "애크미: etcd 쿼럼 상실"', translation.read_text()
+    )
+    translation.write_text(re.sub(r"TODO[^\"\n]*", "채웠습니다.", korean))
     done = run("check", "--strict", "--root", str(project.root))
     assert done.exit_code == 0, done.output
 
@@ -305,7 +308,7 @@ def test_new_checks_its_values_as_the_checker_does(project: Project):
         "--occurred",
         "2019-7-19",
         "--source-url",
-        "example.com/report",
+        "reports.acme.dev/report",
         "--no-interactive",
     )
     assert bad.exit_code == 1
@@ -313,7 +316,7 @@ def test_new_checks_its_values_as_the_checker_does(project: Project):
         f"id '{'x' * 81}': an id is lowercase words joined by hyphens, e.g. acme-dns-outage, "
         "at most 80 characters",
         "--occurred: '2019-7-19' is not a date: write YYYY, YYYY-MM or YYYY-MM-DD",
-        "--source-url: 'example.com/report' is not an http(s) URL; write the full address, "
+        "--source-url: 'reports.acme.dev/report' is not an http(s) URL; write the full address, "
         "e.g. https://…",
         "nothing written: 3 problem(s)",
     ]
@@ -394,7 +397,9 @@ def test_check_changed_checks_what_the_branch_changed(project: Project):
     nothing = run("check", "--changed", "--root", str(project.root))
     assert nothing.exit_code == 0 and "no incident changed" in nothing.output
     git(project.root, "switch", "-q", "-c", "add-globex")
-    project.add_incident("globex-dns-outage", organization="acmee", url="https://example.com/g")
+    project.add_incident(
+        "globex-dns-outage", organization="acmee", url="https://reports.acme.dev/g"
+    )
     found = run("check", "--changed", "--root", str(project.root))
     assert found.exit_code == 1
     assert "incidents/globex-dns-outage.md:8:15: organization: unknown organization term" in (

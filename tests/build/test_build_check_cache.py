@@ -100,7 +100,7 @@ def test_a_cache_committed_to_git_is_ignored(project: Project, monkeypatch):
     good = cache_file.read_text(encoding="utf-8")
     _break_same_size(path)
     cache_file.write_text(good, encoding="utf-8")
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@reports.acme.dev"]
     subprocess.run([*git, "init", "-q"], cwd=project.root, check=True)
     subprocess.run([*git, "add", "-f", "."], cwd=project.root, check=True)
     subprocess.run([*git, "commit", "-qm", "x"], cwd=project.root, check=True)

@@ -73,7 +73,7 @@ KNOWN_VALUES = [
     "gpu-failur",
     "ai-infra",
     "acme",
-    "https://example.com/postmortem",
+    "https://reports.acme.dev/postmortem",
     "javascript:alert(1)",
     "<b>x</b>",
     "TODO",
@@ -207,7 +207,7 @@ LISTS = {
 }
 SCALE = {"gpus": 4088, "hosts": 511}
 SOURCE = {
-    "url": "https://example.com/postmortem",
+    "url": "https://reports.acme.dev/postmortem",
     "title": "Postmortem",
     "publisher": "Acme",
     "date": "2024-04-02",

@@ -49,7 +49,7 @@ def values(**changes) -> dict:
         "scale": {"gpus": 4088, "hosts": 511},
         "sources": [
             {
-                "url": "https://example.com/postmortem",
+                "url": "https://reports.acme.dev/postmortem",
                 "title": "Postmortem",
                 "publisher": "Acme",
                 "date": "2024-04-02",

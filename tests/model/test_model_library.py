@@ -56,7 +56,12 @@ def make(
             "component": component,
             "contributing_factor": contributing_factor,
             "sources": [
-                {"url": "https://example.com/r", "title": "R", "publisher": "P", "date": published}
+                {
+                    "url": "https://reports.acme.dev/r",
+                    "title": "R",
+                    "publisher": "P",
+                    "date": published,
+                }
             ],
         }
     )

@@ -51,7 +51,7 @@ def make(
             "scale": {"gpus": 8},
             "sources": [
                 {
-                    "url": f"https://example.com/{incident_id}",
+                    "url": f"https://reports.acme.dev/{incident_id}",
                     "title": "Postmortem",
                     "publisher": "Acme",
                     "date": published,
@@ -153,7 +153,7 @@ class TestApiFiles:
         assert a["scale"] == {"gpus": 8}
         assert a["sources"] == [
             {
-                "url": "https://example.com/a",
+                "url": "https://reports.acme.dev/a",
                 "title": "Postmortem",
                 "publisher": "Acme",
                 "date": "2024-02",

@@ -37,7 +37,12 @@ def make(incident_id: str, occurred: str = "2024-03-01", *, taxonomy=TAX, **term
             "occurred": occurred,
             "published": "2024-04-02",
             "sources": [
-                {"url": "https://example.com/r", "title": "R", "publisher": "P", "date": "2024"}
+                {
+                    "url": "https://reports.acme.dev/r",
+                    "title": "R",
+                    "publisher": "P",
+                    "date": "2024",
+                }
             ],
             **values,
         }

@@ -22,7 +22,7 @@ def test_a_case_in_korean_has_its_facts_sections_and_sources():
     assert "https://example.org/ko/cases/a.html" in text
     headings = re.findall(r"^## (.+)$", text, re.MULTILINE)
     assert headings == [*(SECTION_HEADINGS["ko"][k] for k in SECTIONS), "출처"]
-    assert "- [R](https://example.com/r), P, 2024" in text
+    assert "- [R](https://reports.acme.dev/r), P, 2024" in text
 
 
 def test_an_untranslated_case_says_so_in_the_readers_language():

@@ -34,7 +34,12 @@ def make(incident_id: str, occurred: str, *, langs=("en", "ko"), **terms) -> Inc
             "occurred": occurred,
             "published": "2024-04-02",
             "sources": [
-                {"url": "https://example.com/r", "title": "R", "publisher": "P", "date": "2024"}
+                {
+                    "url": "https://reports.acme.dev/r",
+                    "title": "R",
+                    "publisher": "P",
+                    "date": "2024",
+                }
             ],
             **values,
         }

@@ -40,7 +40,7 @@ FRONT_MATTER = {
     "component": ["gpu-driver"],
     "sources": [
         {
-            "url": "https://example.com/p",
+            "url": "https://reports.acme.dev/p",
             "title": "Postmortem",
             "publisher": "Acme",
             "date": "2024-04-02",

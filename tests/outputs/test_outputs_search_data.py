@@ -50,7 +50,12 @@ def make(incident_id: str, occurred: str, *, langs=("en", "ko"), **terms) -> Inc
             "occurred": occurred,
             "published": "2024-04-02",
             "sources": [
-                {"url": "https://example.com/r", "title": "R", "publisher": "P", "date": "2024"}
+                {
+                    "url": "https://reports.acme.dev/r",
+                    "title": "R",
+                    "publisher": "P",
+                    "date": "2024",
+                }
             ],
             **values,
         }
@@ -61,7 +66,7 @@ def make(incident_id: str, occurred: str, *, langs=("en", "ko"), **terms) -> Inc
             f"{incident_id} title {lang}",
             f"{incident_id} summary {lang}",
             tuple(
-                Section(key, f"**{key}** see [the report](https://example.com/x) `code`", n)
+                Section(key, f"**{key}** see [the report](https://reports.acme.dev/x) `code`", n)
                 for n, key in enumerate(SECTIONS)
             ),
             f"incidents/{incident_id}.md",
@@ -215,7 +220,7 @@ class TestTextPayload:
             "title": "a title ko",
             "summary": "a summary ko",
             "lang": "ko",
-            "date": "2024-01",
+            "date": "2024년 1월",  # as the card shows it (render.strings.date_text)
             "org": "애크미",
             "terms": {
                 "domain": ["ai-infra"],

@@ -56,7 +56,7 @@ def make(
             "published": "2024-04-02",
             "sources": [
                 {
-                    "url": "https://example.com/r",
+                    "url": "https://reports.acme.dev/r",
                     "title": "Postmortem",
                     "publisher": "Acme",
                     "date": "2024-04-02",

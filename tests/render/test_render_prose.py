@@ -46,11 +46,11 @@ class TestLinks:
     @pytest.mark.parametrize(
         ("markdown", "href"),
         [
-            ("[report](https://example.com/r)", "https://example.com/r"),
-            ("[report](http://example.com/r)", "http://example.com/r"),
+            ("[report](https://reports.acme.dev/r)", "https://reports.acme.dev/r"),
+            ("[report](http://reports.acme.dev/r)", "http://reports.acme.dev/r"),
             ("[HTTPS](HTTPS://EXAMPLE.COM)", "HTTPS://EXAMPLE.COM"),
-            ("[mail](mailto:sre@example.com)", "mailto:sre@example.com"),
-            ("<https://example.com/auto>", "https://example.com/auto"),
+            ("[mail](mailto:sre@reports.acme.dev)", "mailto:sre@reports.acme.dev"),
+            ("<https://reports.acme.dev/auto>", "https://reports.acme.dev/auto"),
         ],
     )
     def test_http_and_mailto_stay_links(self, markdown, href):
@@ -69,7 +69,7 @@ class TestLinks:
             "[x](/relative/path)",
             "[x](../up.html)",
             "[x](#anchor)",
-            "[x](ftp://example.com/file)",
+            "[x](ftp://reports.acme.dev/file)",
             "[x]( javascript:alert(1))",
         ],
     )
@@ -81,28 +81,32 @@ class TestLinks:
         assert "href" not in html
 
     def test_a_link_title_is_kept(self):
-        link = HTMLParser(to_html('[r](https://example.com "The report")')).css_first("a")
+        link = HTMLParser(to_html('[r](https://reports.acme.dev "The report")')).css_first("a")
         assert link.attributes["title"] == "The report"
 
     def test_reference_links_follow_the_same_rule(self):
         html = to_html(
-            "[good][1] and [bad][2]\n\n[1]: https://example.com\n[2]: javascript:alert(1)"
+            "[good][1] and [bad][2]\n\n[1]: https://reports.acme.dev\n[2]: javascript:alert(1)"
         )
-        assert [a.attributes["href"] for a in HTMLParser(html).css("a")] == ["https://example.com"]
+        assert [a.attributes["href"] for a in HTMLParser(html).css("a")] == [
+            "https://reports.acme.dev"
+        ]
         assert HTMLParser(html).body.text() == "good and bad"
 
 
 class TestImages:
     def test_an_image_alone_becomes_its_alt_text(self):
-        assert to_html("![GPU diagram](https://example.com/d.png)") == "<p>GPU diagram</p>"
+        assert to_html("![GPU diagram](https://reports.acme.dev/d.png)") == "<p>GPU diagram</p>"
 
     def test_an_image_without_alt_text_disappears(self):
-        assert to_html("![](https://example.com/d.png)") == "<p></p>"
+        assert to_html("![](https://reports.acme.dev/d.png)") == "<p></p>"
 
     def test_no_image_is_fetched(self):
-        html = to_html("Before ![a](https://example.com/a.png) ![b](data:image/png;base64,AA==)")
+        html = to_html(
+            "Before ![a](https://reports.acme.dev/a.png) ![b](data:image/png;base64,AA==)"
+        )
         assert "<img" not in html
-        assert "example.com" not in html
+        assert "reports.acme.dev" not in html
 
     def test_the_alt_text_takes_the_images_place(self):
         assert to_html("See ![the diagram](d.png) for details.") == (
@@ -163,7 +167,7 @@ class TestMarkdownKept:
     def test_nothing_outside_the_allowlist(self):
         sample = (
             "### a\n\n*b* **c** `d`\n\n- e\n\n1. f\n\n> g\n\n    h\n\n---\n\n"
-            "[i](https://example.com) ![j](k.png) <u>l</u> line  \nbreak"
+            "[i](https://reports.acme.dev) ![j](k.png) <u>l</u> line  \nbreak"
         )
         assert tags(to_html(sample)) <= ALLOWED_TAGS
         assert {
@@ -182,6 +186,6 @@ class TestMarkdownKept:
         } <= tags(to_html(sample))
 
     def test_the_converter_is_reset_between_calls(self):
-        first = to_html("[a][1]\n\n[1]: https://example.com/1")
-        assert "https://example.com/1" in first
-        assert "example.com" not in to_html("[a][1]")
+        first = to_html("[a][1]\n\n[1]: https://reports.acme.dev/1")
+        assert "https://reports.acme.dev/1" in first
+        assert "reports.acme.dev" not in to_html("[a][1]")

@@ -56,7 +56,7 @@ def make(
             "scale": {"gpus": 4088, "hosts": 511},
             "sources": [
                 {
-                    "url": "https://example.com/report",
+                    "url": "https://reports.acme.dev/report",
                     "title": "Postmortem",
                     "publisher": "Acme",
                     "date": "2024-04-02",
@@ -225,9 +225,25 @@ class TestCasePage:
             "../domain/ai-infra.html",
         ]
 
+    def test_dates_show_their_precision(self):
+        """A month is not shown as its first day, and the page says what is not known."""
+        published = parse("en/cases/a.html").css(".il-case__facts time")[1]
+        assert (published.text(), published.attributes["datetime"]) == (
+            "2 April 2024",
+            "2024-04-02",
+        )
+        for url, shown in (
+            ("en/cases/c.html", "March 2024 (day not given)"),
+            ("ko/cases/c.html", "2024년 3월 (일 미상)"),
+        ):
+            month = parse(url).css_first(".il-case__facts time")
+            assert (month.text(), month.attributes["datetime"]) == (shown, "2024-03")
+        card = parse("en/index.html").css_first('[data-case="c"] .il-card__meta time')
+        assert card.text() == "March 2024"
+
     def test_sources_citation_and_related(self):
         tree = parse("en/cases/a.html")
-        assert hrefs(tree, "#sources a") == ["https://example.com/report"]
+        assert hrefs(tree, "#sources a") == ["https://reports.acme.dev/report"]
         assert tree.css_first("#sources a").attributes["rel"] == "noopener noreferrer"
         assert texts(tree, ".il-cite__text") == [
             'Incident Library contributors. "a in en". Incident Library, 2024. '
@@ -340,7 +356,8 @@ class TestCaseCards:
         card = parse("ko/index.html").css_first('.il-card[data-case="b"]')
         assert card.css_first(".il-card__title a").attributes["lang"] == "en"  # untranslated
         assert (
-            " ".join(card.css_first(".il-card__meta").text().split()) == "글로벡스 · 발생 2024-02"
+            " ".join(card.css_first(".il-card__meta").text().split())
+            == "글로벡스 · 발생 2024년 2월"
         )
         assert [c.text() for c in card.css(".il-chip")] == ["서비스 중단", "잘못된 변경", "etcd"]
         assert (

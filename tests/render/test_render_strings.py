@@ -103,3 +103,16 @@ def test_every_key_the_browser_uses_exists():
             used |= set(re.findall(r"\bS\.([a-z_]+)", script.read_text(encoding="utf-8")))
     assert used
     assert used <= set(KEYS), used - set(KEYS)
+
+
+@pytest.mark.parametrize(
+    ("value", "ko", "en"),
+    [
+        ("2024-03-12", "2024년 3월 12일", "12 March 2024"),
+        ("2024-03", "2024년 3월 (일 미상)", "March 2024 (day not given)"),
+        ("2024", "2024년 (월 미상)", "2024 (month not given)"),
+    ],
+)
+def test_a_date_is_shown_as_precisely_as_it_is_known(value, ko, en):
+    assert (strings.date_text(value, "ko", True), strings.date_text(value, "en", True)) == (ko, en)
+    assert strings.date_text(value, "en") == en.split(" (")[0]

@@ -120,7 +120,7 @@ class TestCasePage:
             zip(texts(tree, ".il-case__facts dt"), texts(tree, ".il-case__facts dd"), strict=True)
         )
         assert facts["Organization"] == "Acme"
-        assert facts["Occurred"] == "2023-02-01"
+        assert facts["Occurred"] == "1 February 2023"
         assert facts["Scale"] == "4,088 GPUs, 511 hosts"
         assert article.css_first("#actions li").text() == "Drained the hosts."
 
@@ -135,8 +135,8 @@ class TestCasePage:
     def test_sources_cluster_block_and_related(self, site):
         tree = page(site, f"en/cases/{CASE}.html")
         source = tree.css_first("#sources li")
-        assert source.css_first("a").attributes["href"] == "https://example.com/acme/1"
-        assert source.text(strip=True) == "Postmortem— Acme,2024-04-02"
+        assert source.css_first("a").attributes["href"] == "https://reports.acme.dev/acme/1"
+        assert source.text(strip=True) == "Postmortem— Acme,2 April 2024"
         cluster = tree.css_first("#check-your-cluster")
         assert cluster.css_first("h2").text() == "Check whether your cluster has it too"
         assert texts(cluster, ".il-chip") == ["GPU driver", "InfiniBand fabric"]
@@ -221,7 +221,7 @@ def test_link_checker_finds_broken_links_and_anchors(tmp_path):
     (tmp_path / "ko").mkdir()
     (tmp_path / "ko" / "a.html").write_text(
         '<a href="b.html#there">ok</a><a href="b.html#nowhere">anchor</a>'
-        '<a href="missing.html">file</a><a href="https://example.com/x">external</a>'
+        '<a href="missing.html">file</a><a href="https://reports.acme.dev/x">external</a>'
         '<a href="#__drawer">toggle</a><img src="../../outside.png">',
         encoding="utf-8",
     )
@@ -298,7 +298,7 @@ def test_json_exports_validate_against_their_schemas(site):
     assert first["terms"]["component"] == [
         {"facet": "component", "id": "etcd", "label": {"ko": "etcd", "en": "etcd"}}
     ]
-    assert first["sources"][0]["url"] == "https://example.com/globex"
+    assert first["sources"][0]["url"] == "https://reports.acme.dev/globex"
     front_matter = json.loads(
         (site / "api" / "incident-front-matter.schema.json").read_text(encoding="utf-8")
     )

@@ -1,4 +1,5 @@
-"""Live preview: `incidents serve` shows an edit (which pages an edit changes: tests/build)."""
+"""Live preview: `incidents serve` shows an edit, and a page naming the problem while an edit
+breaks the build (which pages an edit changes: tests/build)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -22,7 +24,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_serve_shows_an_edited_incident(tmp_path):
+def test_serve_shows_an_edited_incident_and_the_error_of_a_broken_one(tmp_path):
     project = Project(tmp_path / "project")
     write_fixture_library(project)
     port = free_port()
@@ -46,11 +48,19 @@ def test_serve_shows_an_edited_incident(tmp_path):
     )
     url = f"http://127.0.0.1:{port}/en/cases/acme-gpu-outage-01.html"
 
-    def wait_for(text: str, seconds: float) -> bool:
+    def get() -> tuple[int, str]:
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                return response.status, response.read().decode("utf-8")
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode("utf-8")
+
+    def wait_for(text: str, seconds: float, status: int = 200) -> bool:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             try:
-                if text in urllib.request.urlopen(url, timeout=5).read().decode("utf-8"):
+                code, page = get()
+                if code == status and text in page:
                     return True
             except OSError:
                 pass
@@ -66,6 +76,15 @@ def test_serve_shows_an_edited_incident(tmp_path):
             ),
             encoding="utf-8",
         )
+        assert wait_for("Acme: edited live", 60)
+
+        edited = path.read_text(encoding="utf-8")
+        path.write_text(edited.replace("cause: [", "cause: [gpu-failur, "), encoding="utf-8")
+        # Answered (not held until the build is fixed), naming the file, line and field.
+        assert wait_for("unknown cause term &#x27;gpu-failur&#x27;", 60, status=500)
+        code, page = get()
+        assert "incidents/acme-gpu-outage-01.md:" in page and 'http-equiv="refresh"' in page
+        path.write_text(edited, encoding="utf-8")
         assert wait_for("Acme: edited live", 60)
     finally:
         os.killpg(process.pid, signal.SIGTERM)

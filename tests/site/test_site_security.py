@@ -35,7 +35,7 @@ HOSTILE_BODY = BODY_EN.replace(
     "<iframe src=\"javascript:window.__pwned='iframe'\"></iframe>\n\n"
     "[data](data:text/html,<script>window.__pwned='data'</script>)\n\n"
     "<svg onload=\"window.__pwned='svg'\"></svg> <details open ontoggle=\"window.__pwned='toggle'\">x</details>\n\n"
-    '![img](https://example.com/x.png "title")',
+    '![img](https://reports.acme.dev/x.png "title")',
 )
 
 
@@ -44,7 +44,7 @@ def site(tmp_path_factory) -> Path:
     project = Project(tmp_path_factory.mktemp("hostile") / "project")
     write_fixture_library(project)
     project.add_incident(
-        HOSTILE, url="https://example.com/hostile", occurred="2024-03-02", body=HOSTILE_BODY
+        HOSTILE, url="https://reports.acme.dev/hostile", occurred="2024-03-02", body=HOSTILE_BODY
     )
     return build_fixture_site(project.root)
 
@@ -207,7 +207,7 @@ def test_quotes_in_summaries_and_descriptions_stay_inside_their_attribute(tmp_pa
         f"description: {{ko: '{REFRESH}', en: '{REFRESH}'}}",
     )
     project.write("taxonomy.yml", taxonomy)
-    hostile = incident_text("acme-refresh", occurred="2024-03-03", url="https://example.com/r")
+    hostile = incident_text("acme-refresh", occurred="2024-03-03", url="https://reports.acme.dev/r")
     hostile = hostile.replace(
         'summary: "Driver updates left GPUs unusable."', f"summary: '{REFRESH}'"
     )

@@ -80,8 +80,8 @@ def test_valid_incident_and_translation(project):
             f"{P}:17:8: ended: 2023-01 is before the incident occurred (2024-03-01)",
         ),
         (
-            {"url": "ftp://example.com/x"},
-            f"{P}:18:10: sources[0].url: 'ftp://example.com/x' is not an http(s) URL",
+            {"url": "ftp://reports.acme.dev/x"},
+            f"{P}:18:10: sources[0].url: 'ftp://reports.acme.dev/x' is not an http(s) URL",
         ),
         (
             {"url": "javascript:alert(1)"},
@@ -281,7 +281,7 @@ class TestPossibleDuplicates:
     def test_same_organization_and_day(self, project):
         project.add_incident()
         project.add_incident(
-            "acme-other", url="https://example.com/other", extra="", occurred="2024-03-01"
+            "acme-other", url="https://reports.acme.dev/other", extra="", occurred="2024-03-01"
         )
         newer = project.incidents / "acme-other.md"
         newer.write_text(
@@ -299,7 +299,9 @@ class TestPossibleDuplicates:
     def test_the_warning_goes_on_the_newer_file_whatever_the_names(self, project):
         """`aaa-new` sorts first but was published later: the warning is its own."""
         project.add_incident()
-        project.add_incident("aaa-new", url="https://example.com/postmortem", occurred="2023-01-01")
+        project.add_incident(
+            "aaa-new", url="https://reports.acme.dev/postmortem", occurred="2023-01-01"
+        )
         newer = project.incidents / "aaa-new.md"
         newer.write_text(
             newer.read_text(encoding="utf-8").replace("published: 2024-04-02", "published: 2025"),
@@ -333,7 +335,7 @@ class TestPossibleDuplicates:
             "globex-y",
             organization="globex",
             occurred="2023-02-01",
-            url="https://example.com/y",
+            url="https://reports.acme.dev/y",
             extra="distinct_from: [acme-gpu-outag]\n",
         )
         assert messages(project) == [
@@ -343,7 +345,7 @@ class TestPossibleDuplicates:
 
     def test_same_year_is_not_a_duplicate(self, project):
         project.add_incident(occurred="2024")
-        project.add_incident("acme-other", occurred="2024", url="https://example.com/other")
+        project.add_incident("acme-other", occurred="2024", url="https://reports.acme.dev/other")
         assert messages(project) == []
 
 

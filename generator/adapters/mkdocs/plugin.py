@@ -23,6 +23,7 @@ from ...outputs.csp import with_policy
 from ..pagefind import SearchIndex, SearchIndexError
 from ..publish import Publication, PublishError, check_site_dir
 from . import support
+from .preview import PreviewErrors
 
 PUBLISHING = frozenset({"build", "gh-deploy"})  # commands whose output is published
 # The marker every built page carries: a build that finishes without it ran without this
@@ -46,11 +47,13 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         self.search: SearchIndex | None = None
         self.known: set[str] = set()
         self.publishing = False
+        self.build_error: str | None = None  # what stopped the last build, for the preview
 
     def on_startup(self, *, command, dirty) -> None:
         self.command = command
 
     def on_config(self, config):
+        self.build_error = None
         root = Path(config.config_file_path or ".").parent
         paths = ProjectPaths.at(root, self.config.taxonomy, self.config.incidents_dir)
         publishing, preview = self.command in PUBLISHING, self.command == "serve"
@@ -125,6 +128,7 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
 
     def on_build_error(self, *, error) -> None:
         # Also reached when --strict turns warnings into a failure after on_post_build.
+        self.build_error = str(error)
         if self.search is not None:
             self.search.discard()
         if self.publication is not None:
@@ -141,6 +145,10 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
             support.log.info("published %s", publication.site_dir)
 
     def on_serve(self, server, config, builder):
+        # A failed rebuild would hold every request; show the error instead (preview.py).
+        errors = PreviewErrors(lambda: self.build_error)
+        server.builder = errors.builder(server.builder)
+        server.set_app(errors.app(server.serve_request))
         root = Path(config.config_file_path or ".").parent
         for path in (root / self.config.incidents_dir, root / self.config.taxonomy):
             if path.exists():

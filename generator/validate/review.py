@@ -1,0 +1,384 @@
+"""What a reviewer catches that the format rules do not.
+
+The format rules (incident.py) say whether a file can be published. These say whether it reads
+as a case should: both languages carrying the same numbers and the same list items, Actions and
+Follow-ups as lists, each section in its file's language, a summary of the documented length,
+the Korean style guide's sentence endings, sources that are not placeholders, and no term listed
+beside its own parent. Most need judgement, so they are warnings (which fail `--strict`); a
+placeholder source is an error, like a leftover TODO.
+
+Checks of one file run in `review_file`; what the comparison of a case's two languages needs is
+kept in `Marks`, small enough for the check cache, and compared in `compare`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from ..languages import MONTHS_EN
+from ..languages import name as _name_of
+from ..load.front_matter import MarkdownFile, YamlDocument
+from ..model.incident import SECTION_HEADINGS, CaseText, body_lines
+from ..model.taxonomy import Taxonomy
+from .diagnostics import Diagnostic, field_name
+
+# The sections written as lists, one action per item (CONTRIBUTING, "The body").
+LIST_SECTIONS = ("actions", "follow_ups")
+SUMMARY_LIMIT = 200  # characters (CONTRIBUTING: "at most 200 characters")
+
+# A section of a Korean file whose letters are less than this share Hangul is English prose
+# under a Korean heading (Korean prose with product names, API objects and error strings in
+# Latin letters stays well above it); an English section above the other bound is Korean.
+MIN_HANGUL_IN_KOREAN = 0.2
+MAX_HANGUL_IN_ENGLISH = 0.2
+MIN_LETTERS_JUDGED = 40  # a short section (a list of product names) is not judged
+
+_NUMBER = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\d.,])\d+(?:\.\d+)?")
+_URL = re.compile(r"\]\([^)\s]*\)|<?https?://[^\s)>]+>?")
+_CODE_SPAN = re.compile(r"`[^`\n]*`")
+_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+\S")
+_HANGUL = re.compile(r"[\uac00-\ud7a3]")
+_LATIN = re.compile(r"[A-Za-z]")
+# Numbers written as words: a digit in one language is found in the other when the other spells
+# it ("eight nodes" for "노드 8대", "August" for "8월", "세 번" for "3 times"). Words only ever
+# answer for a digit; they never demand one, so a table that misses a word costs a warning at most.
+_EN_WORDS = {
+    **dict.fromkeys(("once", "single", "first"), 1),
+    **dict.fromkeys(("twice", "double", "second", "half", "both", "pair"), 2),
+    **dict.fromkeys(("thrice", "triple", "third"), 3),
+    "fourth": 4,
+    "quarter": 4,
+    "fifth": 5,
+    "tenth": 10,
+    "dozen": 12,
+    "hundred": 100,
+    "thousand": 1000,
+    "million": 1_000_000,
+    "billion": 1_000_000_000,
+}
+for _number, _word in enumerate(
+    [
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+    ]
+):
+    _EN_WORDS[_word] = _number
+for _number, _word in enumerate(
+    ["thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"], start=3
+):
+    _EN_WORDS[_word] = _number * 10
+_EN_SPELLED = re.compile(
+    r"(?i:\b(" + "|".join(_EN_WORDS) + r")\b)|\b(" + "|".join(MONTHS_EN) + r")\b"
+)
+_KO_NATIVE = {
+    "한": 1,
+    "두": 2,
+    "세": 3,
+    "네": 4,
+    "다섯": 5,
+    "여섯": 6,
+    "일곱": 7,
+    "여덟": 8,
+    "아홉": 9,
+}
+_KO_NATIVE.update({"열": 10, "스무": 20, "첫": 1})
+_KO_COUNTERS = "번|개|대|명|가지|차례|곳|배|단계|시간|달|주|해|쌍|줄|층|종류|군데|주기|째"
+_KO_SPELLED = re.compile(
+    r"(?<![가-힣])(" + "|".join(sorted(_KO_NATIVE, key=len, reverse=True)) + r")"
+    r"(?=\s?(?:" + _KO_COUNTERS + r"))"
+    r"|(하나|둘|셋|넷|절반|백|천|만)"
+)
+_KO_WORDS = {**_KO_NATIVE, "하나": 1, "둘": 2, "셋": 3, "넷": 4, "절반": 2, "백": 100}
+_KO_WORDS.update({"천": 1000, "만": 10_000})
+# 했다체: a sentence that ends in 다 without 니 before it (했다, 였다, 이다, 된다), outside quotes.
+_PLAIN_ENDING = re.compile(r"([\uac00-\ud7a3])다(?=[.!?](?:\s|$|[\"”’)]))")
+_QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"|‘[^’]*’|「[^」]*」|『[^』]*』")
+MAX_STYLE_WARNINGS = 3  # per file: past a few, one line says how many more
+
+# Hosts that only ever stand for a real address (RFC 2606 and RFC 6761), and words that stand in
+# for a source not yet found.
+_PLACEHOLDER_DOMAINS = ("example.com", "example.net", "example.org")
+_PLACEHOLDER_SUFFIXES = (".example", ".invalid", ".localhost", ".test")
+_PLACEHOLDER_WORDS = frozenset({"tbd", "tbc", "todo", "xxx", "n/a", "na", "?", "unknown", "-"})
+
+
+@dataclass(frozen=True)
+class Marks:
+    """What comparing a file with the other language's file needs: its title and summary, each
+    number it mentions with where it first appears, and the list items of each section."""
+
+    lang: str
+    title: str
+    summary: str
+    title_at: tuple[int, int]
+    summary_at: tuple[int, int]
+    numbers: tuple[tuple[str, int, int], ...]  # (number, line, column), first occurrence each
+    spelled: tuple[str, ...]  # the numbers it writes as words ("eight", "세 번")
+    lists: tuple[tuple[str, int, int], ...]  # (section key, items, heading line)
+
+
+def review_file(file: MarkdownFile, text: CaseText, taxonomy: Taxonomy | None = None):
+    """(marks, warnings) for a file that passed the format rules; `taxonomy` is given for an
+    original (its terms are checked too)."""
+    doc = file.front_matter
+    problems: list[Diagnostic] = []
+    lang = text.lang
+    headings = {heading: key for key, heading in SECTION_HEADINGS[lang].items()}
+    numbers: dict[str, tuple[int, int]] = {}
+    lists: dict[str, list[int]] = {}  # key -> [items, heading line]
+    letters: dict[str, list[int]] = {}  # key -> [hangul, latin, heading line]
+    plain: list[tuple[int, int]] = []
+    title_at = _position(doc, ("title",))
+    summary_at = _position(doc, ("summary",))
+    for value, (line, col) in ((text.title, title_at), (text.summary, summary_at)):
+        _collect_numbers(value, line, col, numbers)
+    if lang == "ko":
+        plain.extend(_plain_endings(text.summary, *summary_at))
+    key: str | None = None
+    spelled = _spelled(text.title, lang) | _spelled(text.summary, lang)
+    for number, line, fenced, heading in body_lines(file.body, file.body_line):
+        if heading is not None:
+            key = headings.get(heading)
+            if key is not None:
+                lists[key] = [0, number]
+                letters[key] = [0, 0, number]
+            continue
+        _collect_numbers(line, number, 1, numbers)
+        spelled |= _spelled(line, lang)
+        if key is None or fenced:
+            continue
+        if _LIST_ITEM.match(line):
+            lists[key][0] += 1
+        prose = _QUOTED.sub("", _URL.sub("", _CODE_SPAN.sub("", line)))
+        letters[key][0] += len(_HANGUL.findall(prose))
+        letters[key][1] += len(_LATIN.findall(prose))
+        if lang == "ko" and not line.lstrip().startswith(">"):
+            plain.extend(_plain_endings(prose, number, 1))
+
+    for key in LIST_SECTIONS:
+        if key in lists and lists[key][0] == 0:
+            heading = SECTION_HEADINGS[lang][key]
+            message = f"'## {heading}' is written as prose; write it as a list, one '- ' item each"
+            problems.append(_warning(file.path, lists[key][1], 1, f"section '{heading}'", message))
+    for key, (hangul, latin, line) in letters.items():
+        heading = SECTION_HEADINGS[lang][key]
+        if hangul + latin < MIN_LETTERS_JUDGED:
+            continue
+        share = hangul / (hangul + latin)
+        if lang == "ko" and share < MIN_HANGUL_IN_KOREAN:
+            message = (
+                "reads as English under a Korean heading; write the section in Korean "
+                "(names, objects and error strings stay in Latin letters)"
+            )
+        elif lang == "en" and share > MAX_HANGUL_IN_ENGLISH:
+            message = "reads as Korean under an English heading; write the section in English"
+        else:
+            continue
+        problems.append(_warning(file.path, line, 1, f"section '{heading}'", message))
+    if len(text.summary) > SUMMARY_LIMIT:
+        message = (
+            f"summary is {len(text.summary)} characters; at most {SUMMARY_LIMIT}: "
+            "one sentence, what happened and why it matters"
+        )
+        problems.append(_warning(file.path, *summary_at, "summary", message))
+    if lang == "ko" and text.title.rstrip(".").endswith("다"):
+        message = "a title is a noun phrase without a sentence ending (CONTRIBUTING 4.1)"
+        problems.append(_warning(file.path, *title_at, "title", message))
+    problems.extend(_style_warnings(file.path, plain))
+    if taxonomy is not None:
+        problems.extend(_parent_and_child(doc, file.path, taxonomy))
+    marks = Marks(
+        lang,
+        text.title,
+        text.summary,
+        title_at,
+        summary_at,
+        tuple((n, line, col) for n, (line, col) in numbers.items()),
+        tuple(sorted(spelled)),
+        tuple((k, items, line) for k, (items, line) in lists.items()),
+    )
+    return marks, problems
+
+
+def compare(original: Marks, original_path: str, translation: Marks, path: str):
+    """Warnings where a case's two languages drift apart: a number in one and not the other, a
+    list with more items in one, or a title or summary left untranslated."""
+    problems: list[Diagnostic] = []
+    pairs = (
+        (original, original_path, translation, path),
+        (translation, path, original, original_path),
+    )
+    for mine, my_path, theirs, their_path in pairs:
+        written = {n for n, _, _ in theirs.numbers} | set(theirs.spelled)
+        missing = {n for n, _, _ in mine.numbers} - written
+        for number, line, col in mine.numbers:
+            if number in missing:
+                message = (
+                    f"{number} is not in the {_in_english(theirs.lang)} text "
+                    f"({_name(their_path)}); both languages carry the same numbers"
+                )
+                problems.append(_warning(my_path, line, col, "body", message))
+    theirs = {key: (items, line) for key, items, line in original.lists}
+    for key, items, line in translation.lists:
+        if key not in theirs or theirs[key][0] == items:
+            continue
+        heading = SECTION_HEADINGS[translation.lang][key]
+        other = SECTION_HEADINGS[original.lang][key]
+        message = (
+            f"{items} list item(s) here, {theirs[key][0]} under '## {other}' in "
+            f"{_name(original_path)}:{theirs[key][1]}; both languages list the same items"
+        )
+        problems.append(_warning(path, line, 1, f"section '{heading}'", message))
+    for field, mine, at in (
+        ("title", translation.title, translation.title_at),
+        ("summary", translation.summary, translation.summary_at),
+    ):
+        if mine.strip() == getattr(original, field).strip():
+            language = _in_english(translation.lang)
+            message = f"{field} is the original's, untranslated; write it in {language}"
+            problems.append(_warning(path, *at, field, message))
+    return problems
+
+
+def placeholder_reason(url: str) -> str | None:
+    """Why a source URL is a placeholder, or None for an address that could be real."""
+    host = (urlsplit(url).hostname or "").lower().rstrip(".")
+    if host == "localhost" or host in _PLACEHOLDER_DOMAINS:
+        return f"{host} is a placeholder domain"
+    if any(host.endswith("." + d) for d in _PLACEHOLDER_DOMAINS) or host.endswith(
+        _PLACEHOLDER_SUFFIXES
+    ):
+        return f"{host} is under a placeholder domain"
+    return None
+
+
+def placeholder_sources(doc: YamlDocument, path: str) -> list[Diagnostic]:
+    """Errors for sources that stand in for a real one: a placeholder host, or TBD as a title."""
+    problems = []
+    sources = doc.data.get("sources") if isinstance(doc.data, dict) else None
+    for index, source in enumerate(sources if isinstance(sources, list) else []):
+        if not isinstance(source, dict):
+            continue
+        url = source.get("url")
+        reason = placeholder_reason(url) if isinstance(url, str) else None
+        if reason:
+            loc = ("sources", index, "url")
+            message = f"{reason}; cite the public report the case is written from"
+            problems.append(Diagnostic(path, *_position(doc, loc), field_name(loc), message))
+        for key in ("title", "publisher"):
+            value = source.get(key)
+            if isinstance(value, str) and value.strip().lower() in _PLACEHOLDER_WORDS:
+                loc = ("sources", index, key)
+                message = f"'{value}' is a placeholder; write the source's {key} as published"
+                problems.append(Diagnostic(path, *_position(doc, loc), field_name(loc), message))
+    return problems
+
+
+def _parent_and_child(doc: YamlDocument, path: str, taxonomy: Taxonomy) -> list[Diagnostic]:
+    """A term listed beside one of its descendants says less than the descendant alone."""
+    problems = []
+    for facet in taxonomy.facets:
+        value = doc.data.get(facet.id)
+        if facet.single or not isinstance(value, list):
+            continue
+        listed = {v for v in value if isinstance(v, str)}
+        for index, term_id in enumerate(value):
+            if not isinstance(term_id, str):
+                continue
+            narrower = [t for t in listed if term_id in _ancestors(taxonomy, facet.id, t)]
+            if narrower:
+                loc = (facet.id, index)
+                message = (
+                    f"'{term_id}' is the parent of '{sorted(narrower)[0]}', also listed; "
+                    "list only the narrower term"
+                )
+                problems.append(_warning(path, *_position(doc, loc), field_name(loc), message))
+    return problems
+
+
+def _ancestors(taxonomy: Taxonomy, facet: str, term_id: str) -> set[str]:
+    found: set[str] = set()
+    term = taxonomy.term(facet, term_id)
+    while term is not None and term.parent and term.parent not in found:
+        found.add(term.parent)
+        term = taxonomy.term(facet, term.parent)
+    return found
+
+
+def _collect_numbers(text: str, line: int, col: int, into: dict[str, tuple[int, int]]) -> None:
+    bare = _URL.sub(lambda m: " " * len(m.group()), text)
+    for match in _NUMBER.finditer(bare):
+        into.setdefault(_normal(match.group()), (line, col + match.start()))
+
+
+def _spelled(text: str, lang: str) -> set[str]:
+    """The numbers a text writes as words."""
+    found: set[str] = set()
+    if lang == "en":
+        for match in _EN_SPELLED.finditer(text):
+            word, month = match.group(1), match.group(2)
+            found.add(str(_EN_WORDS[word.lower()] if word else MONTHS_EN.index(month) + 1))
+    else:
+        for match in _KO_SPELLED.finditer(text):
+            found.add(str(_KO_WORDS[match.group(1) or match.group(2)]))
+    return found
+
+
+def _normal(number: str) -> str:
+    """4,088 and 4088 are one number; so are 08 and 8."""
+    bare = number.replace(",", "")
+    whole, dot, fraction = bare.partition(".")
+    return (whole.lstrip("0") or "0") + dot + fraction
+
+
+def _plain_endings(text: str, line: int, col: int) -> list[tuple[int, int]]:
+    bare = _QUOTED.sub(lambda m: " " * len(m.group()), text)
+    return [(line, col + m.start()) for m in _PLAIN_ENDING.finditer(bare) if m.group(1) != "니"]
+
+
+def _style_warnings(path: str, places: list[tuple[int, int]]) -> list[Diagnostic]:
+    problems = []
+    for line, col in places[:MAX_STYLE_WARNINGS]:
+        message = "했다체 sentence ending; case files use 합니다체 (…했습니다, …입니다)"
+        if len(places) > MAX_STYLE_WARNINGS and (line, col) == places[MAX_STYLE_WARNINGS - 1]:
+            message += f" ({len(places) - MAX_STYLE_WARNINGS} more in this file)"
+        problems.append(_warning(path, line, col, "body", message))
+    return problems
+
+
+def _position(doc: YamlDocument, loc: tuple) -> tuple[int, int]:
+    pos = doc.position(loc)
+    return pos.line, pos.col
+
+
+def _warning(path: str, line: int, col: int, field: str, message: str) -> Diagnostic:
+    return Diagnostic(path, line, col, field, message, "warning")
+
+
+def _in_english(lang: str) -> str:
+    return _name_of(lang, "en")
+
+
+def _name(path: str) -> str:
+    return path.rsplit("/", 1)[-1]

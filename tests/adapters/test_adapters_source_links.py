@@ -1,0 +1,120 @@
+"""`incidents links` (generator/adapters/source_links.py) against a server on this machine: a
+page that is there, one that is gone, one that refuses, one that takes only GET, a redirect
+and an address nobody answers. The suite never goes to the network."""
+
+from __future__ import annotations
+
+import socket
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from click.testing import CliRunner
+from conftest import Project
+
+from generator.adapters.source_links import Answer, Source, check_links, fetch
+from generator.cli import main
+
+
+class _Handler(BaseHTTPRequestHandler):
+    def _answer(self, with_body: bool) -> None:
+        path = self.path
+        if path == "/report":
+            self._send(200, with_body)
+        elif path == "/moved":
+            self.send_response(301)
+            self.send_header("Location", "/report")
+            self.end_headers()
+        elif path == "/gone":
+            self._send(404, with_body)
+        elif path == "/private":
+            self._send(403, with_body)
+        elif path == "/get-only":
+            if self.command == "HEAD":
+                self._send(405, with_body)
+            else:
+                self._send(200, with_body)
+        else:
+            self._send(500, with_body)
+
+    def _send(self, code: int, with_body: bool) -> None:
+        self.send_response(code)
+        self.send_header("Content-Length", "2")
+        self.end_headers()
+        if with_body:
+            self.wfile.write(b"ok")
+
+    def do_HEAD(self) -> None:  # noqa: N802 - the name http.server calls
+        self._answer(False)
+
+    def do_GET(self) -> None:  # noqa: N802
+        self._answer(True)
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture
+def server() -> Iterator[str]:
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_answers(server: str):
+    assert fetch(f"{server}/report", 5) == Answer(200, "")
+    assert fetch(f"{server}/moved", 5) == Answer(200, "")
+    assert fetch(f"{server}/get-only", 5) == Answer(200, "")
+    assert fetch(f"{server}/gone", 5) == Answer(404, "HTTP 404 Not Found")
+    assert fetch(f"{server}/private", 5) == Answer(403, "HTTP 403 Forbidden")
+    nobody = fetch(f"http://127.0.0.1:{closed_port()}/x", 5)
+    assert nobody.status is None and nobody.reason.startswith("no answer (")
+
+
+def test_each_url_is_asked_for_once_and_reported_where_each_case_cites_it():
+    asked: list[str] = []
+
+    def get(url: str, timeout: float) -> Answer:
+        asked.append(url)
+        return Answer(404, "HTTP 404 Not Found") if "gone" in url else Answer(200, "")
+
+    sources = [
+        Source("https://a.dev/gone", "incidents/a.md", 18, 10, "sources[0].url"),
+        Source("https://a.dev/gone", "incidents/b.md", 22, 10, "sources[1].url"),
+        Source("https://a.dev/here", "incidents/b.md", 18, 10, "sources[0].url"),
+    ]
+    problems = check_links(sources, get=get)
+    assert sorted(asked) == ["https://a.dev/gone", "https://a.dev/here"]
+    assert [p.format() for p in problems] == [
+        "incidents/a.md:18:10: sources[0].url: HTTP 404 Not Found: the source is gone; "
+        "cite an archived copy or another source",
+        "incidents/b.md:22:10: sources[1].url: HTTP 404 Not Found: the source is gone; "
+        "cite an archived copy or another source",
+    ]
+
+
+def test_the_command_reports_file_line_and_field(project: Project, server: str):
+    project.add_incident(url=f"{server}/gone")
+    project.add_incident("acme-other", url=f"{server}/private", occurred="2023-01-01")
+    result = CliRunner().invoke(main, ["links", "--root", str(project.root), "--timeout", "5"])
+    assert result.exit_code == 1, result.output
+    lines = result.output.splitlines()
+    assert lines[:2] == [
+        "incidents/acme-gpu-outage.md:18:10: sources[0].url: HTTP 404 Not Found: the source is "
+        "gone; cite an archived copy or another source",
+        "incidents/acme-other.md:18:10: warning: sources[0].url: HTTP 403 Forbidden: check the "
+        "source in a browser",
+    ]
+    assert lines[-1] == "links failed: 2 source URL(s) asked for, 1 gone, 1 to look at"

@@ -1,0 +1,184 @@
+"""What reviewers catch (generator/validate/review.py): each check on the line a contributor sees,
+and the library itself passing all of them."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import BODY_EN, BODY_KO, TODAY, Project, translation_text
+
+from generator.build.check import check_project
+from generator.load.project import ProjectPaths
+
+P = "incidents/acme-gpu-outage.md"
+T = "incidents/acme-gpu-outage.ko.md"
+
+
+def found(project: Project) -> list[str]:
+    checked = check_project(ProjectPaths.at(project.root), TODAY)
+    return [d.format() for d in checked.diagnostics]
+
+
+def test_the_plain_fixture_passes_every_review(project: Project):
+    project.add_incident()
+    assert found(project) == []
+
+
+def test_a_number_changed_in_one_language(project: Project):
+    project.add_incident(body=BODY_EN.replace("Drained the hosts.", "Drained 384 hosts."))
+    project.write(T, translation_text(body=BODY_KO.replace("호스트를", "호스트 348대를")))
+    assert found(project) == [
+        f"{T}:20:7: warning: body: 348 is not in the English text (acme-gpu-outage.md); "
+        "both languages carry the same numbers",
+        f"{P}:38:11: warning: body: 384 is not in the Korean text (acme-gpu-outage.ko.md); "
+        "both languages carry the same numbers",
+    ]
+
+
+def test_numbers_written_as_words_or_months_answer_for_digits(project: Project):
+    english = BODY_EN.replace("Drained the hosts.", "Drained eight hosts on August 3.")
+    project.add_incident(body=english)
+    korean = BODY_KO.replace("호스트를 뺐습니다.", "8월 3일에 호스트 8대를 뺐습니다.")
+    project.write(T, translation_text(body=korean))
+    assert found(project) == []
+
+
+def test_an_actions_item_dropped_in_the_translation(project: Project):
+    project.add_incident(body=BODY_EN.replace("- Drained the hosts.", "- Drained.\n- Rebooted."))
+    assert found(project) == [
+        f"{T}:18:1: warning: section '조치': 1 list item(s) here, 2 under '## Actions' in "
+        "acme-gpu-outage.md:36; both languages list the same items"
+    ]
+
+
+def test_actions_written_as_prose(project: Project):
+    project.add_incident(body=BODY_EN.replace("- Drained the hosts.", "We drained the hosts."))
+    project.write(
+        T, translation_text(body=BODY_KO.replace("- 호스트를 뺐습니다.", "호스트를 뺐습니다."))
+    )
+    assert found(project) == [
+        f"{T}:18:1: warning: section '조치': '## 조치' is written as prose; "
+        "write it as a list, one '- ' item each",
+        f"{P}:36:1: warning: section 'Actions': '## Actions' is written as prose; "
+        "write it as a list, one '- ' item each",
+    ]
+
+
+def test_english_prose_under_korean_headings(project: Project):
+    english = "The hosts were drained one by one while the on-call engineer watched the fabric."
+    project.add_incident(body=BODY_EN.replace("Check every host.", english))
+    project.write(T, translation_text(body=BODY_KO.replace("모든 호스트를 확인합니다.", english)))
+    assert found(project) == [
+        f"{T}:26:1: warning: section '교훈': reads as English under a Korean heading; write the "
+        "section in Korean (names, objects and error strings stay in Latin letters)"
+    ]
+
+
+def test_korean_with_names_and_error_strings_in_latin_letters_is_korean(project: Project):
+    korean = (
+        "Kubernetes API 서버가 `etcdserver: request timed out`을 내며 NVIDIA GPU Operator의 "
+        "DaemonSet을 다시 만들었습니다."
+    )
+    project.add_incident()
+    project.write(T, translation_text(body=BODY_KO.replace("모든 호스트를 확인합니다.", korean)))
+    assert found(project) == []
+
+
+def test_an_untranslated_title(project: Project):
+    project.add_incident()
+    project.write(T, translation_text(title="Acme: GPUs fall off the bus"))
+    assert found(project) == [
+        f"{T}:2:8: warning: title: title is the original's, untranslated; write it in Korean"
+    ]
+
+
+def test_a_summary_over_the_documented_length(project: Project):
+    project.add_incident()
+    text = (project.incidents / "acme-gpu-outage.md").read_text(encoding="utf-8")
+    long = "Driver updates left GPUs unusable" + ", and more" * 20 + "."
+    text = text.replace('"Driver updates left GPUs unusable."', f'"{long}"')
+    project.write(P, text)
+    assert found(project) == [
+        f"{P}:4:10: warning: summary: summary is {len(long)} characters; at most 200: one "
+        "sentence, what happened and why it matters"
+    ]
+
+
+def test_plain_sentence_endings_in_a_korean_file(project: Project):
+    project.add_incident()
+    body = BODY_KO.replace(
+        "헬스 체크가 실패했습니다.", "헬스 체크가 실패했다. 원인은 드라이버였다."
+    )
+    project.write(T, translation_text(body=body))
+    assert found(project) == [
+        f"{T}:16:10: warning: body: 했다체 sentence ending; case files use 합니다체 (…했습니다, …입니다)",
+        f"{T}:16:22: warning: body: 했다체 sentence ending; case files use 합니다체 (…했습니다, …입니다)",
+    ]
+
+
+def test_plain_endings_inside_quotes_or_before_a_line_break_are_not_reported(project: Project):
+    project.add_incident()
+    body = BODY_KO.replace(
+        "헬스 체크가 실패했습니다.",
+        '운영자는 "노드가 죽었다."라고 적었고, 이전보다\n훨씬 많은 경보가 울렸습니다.',
+    )
+    project.write(T, translation_text(body=body))
+    assert found(project) == []
+
+
+def test_a_korean_title_ending_like_a_sentence(project: Project):
+    project.add_incident()
+    project.write(T, translation_text(title="애크미: GPU가 버스에서 떨어졌다"))
+    assert found(project) == [
+        f"{T}:2:8: warning: title: a title is a noun phrase without a sentence ending "
+        "(CONTRIBUTING 4.1)"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("url", "host"),
+    [
+        ("https://example.com/postmortem", "example.com is a placeholder domain"),
+        ("https://status.example.org/x", "status.example.org is under a placeholder domain"),
+        ("https://acme.example/report", "acme.example is under a placeholder domain"),
+        ("http://localhost:8000/r", "localhost is a placeholder domain"),
+    ],
+)
+def test_placeholder_sources_are_errors(project: Project, url: str, host: str):
+    project.add_incident(url=url)
+    assert found(project) == [
+        f"{P}:18:10: sources[0].url: {host}; cite the public report the case is written from"
+    ]
+
+
+def test_tbd_as_a_source_title(project: Project):
+    project.add_incident()
+    text = (project.incidents / "acme-gpu-outage.md").read_text(encoding="utf-8")
+    project.write(P, text.replace('title: "Postmortem"', "title: TBD"))
+    assert found(project) == [
+        f"{P}:19:12: sources[0].title: 'TBD' is a placeholder; write the source's title as published"
+    ]
+
+
+def test_a_parent_listed_beside_its_child(project: Project):
+    project.add_incident(cause="[hardware-failure, gpu-failure]")
+    assert found(project) == [
+        f"{P}:11:9: warning: cause[0]: 'hardware-failure' is the parent of 'gpu-failure', also "
+        "listed; list only the narrower term"
+    ]
+
+
+def test_the_review_survives_the_check_cache(project: Project):
+    """`incidents check` keeps only summaries between runs: the comparison of the two
+    languages must come out the same from them."""
+    from click.testing import CliRunner
+
+    from generator.cli import main
+
+    project.add_incident(body=BODY_EN.replace("Drained the hosts.", "Drained 384 hosts."))
+    runner = CliRunner()
+    args = ["check", "--root", str(project.root)]
+    first = runner.invoke(main, args)
+    assert (project.root / ".cache/incidents-check.json").exists()
+    second = runner.invoke(main, args)
+    assert "384 is not in the Korean text" in first.output
+    assert first.output == second.output
