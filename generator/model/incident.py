@@ -55,6 +55,13 @@ class Scale(_Strict):
     clusters: Count | None = Field(default=None, description="Number of clusters.")
 
 
+def _no_empty_scale(scale: Scale | None) -> Scale | None:
+    """`scale: {}` (what `incidents new` writes) states nothing: it is the same as no scale."""
+    if scale is None or all(getattr(scale, f) is None for f in Scale.model_fields):
+        return None
+    return scale
+
+
 # The body's sections, in order; their headings in each language are below.
 SectionKey = Literal["symptoms", "trigger", "detection", "actions", "follow_ups", "lessons"]
 
@@ -76,13 +83,16 @@ class IncidentMeta(_Strict):
     occurred: PartialDate = Field(description="When the incident began.")
     ended: PartialDate | None = Field(default=None, description="When it ended, if known.")
     published: PartialDate = Field(description="When the first public report appeared.")
-    scale: Scale | None = Field(default=None, description="Scale facts the sources state.")
+    scale: Annotated[Scale | None, AfterValidator(_no_empty_scale)] = Field(
+        default=None, description="Scale facts the sources state."
+    )
     not_in_sources: tuple[SectionKey, ...] = Field(
         default=(),
         description=(
-            "Sections that no public source covers (for example follow_ups when the report "
-            "names no lasting change). They are left out of the body in every language and the "
-            "page says that the sources do not cover them."
+            "Sections the case does not record: no public source covers them (for example "
+            "follow_ups when the report names no lasting change), or no readable copy of the "
+            "part that does. They are left out of the body in every language and the page says "
+            "that the case does not record them."
         ),
     )
     sources: tuple[Source, ...] = Field(

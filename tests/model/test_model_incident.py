@@ -94,6 +94,12 @@ class TestIncidentModel:
         assert meta.contributing_factor == ()
         assert meta.scale.gpus == 4088
 
+    def test_an_empty_scale_is_no_scale(self):
+        """`incidents new` writes `scale: {}`; it states nothing, so it equals no scale (and
+        the exports, which omit it, give the same incident back)."""
+        assert MODEL.model_validate(values(scale={})).scale is None
+        assert MODEL.model_validate(values(scale={"gpus": 8})).scale.gpus == 8
+
     def test_a_required_facet_missing_or_empty(self):
         assert errors(cause=...) == [(("cause",), "missing")]
         assert errors(cause=[]) == [(("cause",), "too_short")]

@@ -1,0 +1,173 @@
+"""A contributor's whole pull request, in a copy of this repository: a new organization and a new
+symptom term in taxonomy.yml, `incidents schema`, a new incident scaffolded with `incidents new`
+and filled in in both languages, then `incidents check --strict`, a site build, and the tests that
+read the repository's own library and taxonomy (the ones a contribution can break). Nothing in
+bench/ or tests/ is edited: that is the point."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import REPO
+
+# Appended at the end of their facets' term lists, as CONTRIBUTING (section 6) shows.
+NEW_TERMS = {
+    "  - id: organization\n": """      - id: zorblax-ai
+        label: {ko: Zorblax AI, en: Zorblax AI}
+        description: {ko: 예시로 쓰는 가상의 연구소., en: A fictional laboratory used in examples.}
+        aliases: {ko: [조블랙스], en: [Zorblax]}
+""",
+    "  - id: symptom\n": """      - id: unreadable-checkpoint
+        label: {ko: 읽을 수 없는 체크포인트, en: Unreadable checkpoint}
+        description:
+          ko: 학습을 재개하려던 체크포인트를 읽을 수 없었습니다.
+          en: A checkpoint that training was to resume from could not be read.
+""",
+}
+
+ORIGINAL = {
+    "title": "Zorblax AI: truncated checkpoints stop a 2,048-GPU training run",
+    "summary": (
+        "A storage quota cut 3 checkpoints short; the 2,048-GPU job could not resume for "
+        "14 hours until an older checkpoint was found."
+    ),
+    "sections": {
+        "Symptoms": "After a restart, all 256 hosts failed to load checkpoint 4,100.",
+        "Trigger": "A storage quota of 40 TB was reached while 3 checkpoints were written.",
+        "Detection": "The resume job exited on every rank; the on-call engineer was paged.",
+        "Actions": "- Found checkpoint 4,000 intact.\n- Resumed from it after 14 hours.",
+        "Follow-ups": "- Verified every checkpoint after writing.\n- Raised the quota to 60 TB.",
+        "Lessons": "A checkpoint is only saved once it has been read back.",
+    },
+}
+TRANSLATION = {
+    "title": "Zorblax AI: 잘린 체크포인트로 GPU 2,048개 학습 중단",
+    "summary": (
+        "스토리지 할당량 때문에 체크포인트 3개가 잘렸고, GPU 2,048개 작업은 이전 체크포인트를 찾기까지 "
+        "14시간 동안 재개하지 못했습니다."
+    ),
+    "sections": {
+        "증상": "재시작 뒤 호스트 256대 모두 체크포인트 4,100을 읽지 못했습니다.",
+        "촉발": "체크포인트 3개를 쓰는 동안 40 TB 스토리지 할당량이 찼습니다.",
+        "감지": "재개 작업이 모든 랭크에서 종료됐고, 당직 엔지니어가 호출됐습니다.",
+        "조치": "- 온전한 체크포인트 4,000을 찾았습니다.\n- 14시간 뒤 그 체크포인트에서 재개했습니다.",
+        "후속 조치": "- 모든 체크포인트를 쓴 뒤 검증합니다.\n- 할당량을 60 TB로 늘렸습니다.",
+        "교훈": "체크포인트는 다시 읽어 본 뒤에야 저장된 것입니다.",
+    },
+}
+
+# The tests that read the repository's incidents or taxonomy (see `git grep 'REPO /'`).
+LIBRARY_TESTS = [
+    "tests/load/test_load_taxonomy.py",
+    "tests/outputs/test_outputs_schema.py",
+    "tests/bench/test_bench_generate.py",
+    "tests/agent/test_agent_catalogue.py",
+    "tests/adapters/test_cli.py",
+    "tests/test_workflows.py",
+]
+
+
+def copy_of_repository(target: Path) -> Path:
+    """The files git would put in a fresh clone (tracked, plus new files not ignored)."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=REPO,
+        capture_output=True,
+        check=True,
+    ).stdout.split(b"\0")
+    for name in filter(None, listed):
+        source = REPO / os.fsdecode(name)
+        if source.is_file():
+            destination = target / os.fsdecode(name)
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, destination)
+    return target
+
+
+def fill(text: str, content: dict) -> str:
+    """The scaffold with its TODOs replaced, as a contributor fills it in."""
+    lines = []
+    for line in text.splitlines():
+        if line.startswith("title: "):
+            line = f'title: "{content["title"]}"'
+        elif line.startswith("summary: "):
+            line = f'summary: "{content["summary"]}"'
+        lines.append(line)
+    head, _, _ = "\n".join(lines).partition("\n## ")
+    body = "\n\n".join(f"## {h}\n\n{t}" for h, t in content["sections"].items())
+    return f"{head}\n{body}\n"
+
+
+def test_a_new_term_organization_and_incident_pass_the_checks_and_tests(tmp_path):
+    repo = copy_of_repository(tmp_path / "repo")
+    env = {**os.environ, "PYTHONPATH": str(repo), "INCIDENTS_JOBS": "1"}
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            args, cwd=repo, env=env, capture_output=True, text=True, encoding="utf-8", timeout=900
+        )
+
+    def incidents(*args: str) -> subprocess.CompletedProcess:
+        return run(sys.executable, "-m", "generator.cli", *args)
+
+    taxonomy = repo / "taxonomy.yml"
+    text = taxonomy.read_text(encoding="utf-8")
+    for facet_line, term in NEW_TERMS.items():
+        start = text.index(facet_line)
+        following = text.find("\n  - id: ", start + len(facet_line))
+        end = following + 1 if following != -1 else len(text)
+        text = text[:end].rstrip("\n") + "\n" + term + text[end:]
+    taxonomy.write_text(text, encoding="utf-8")
+    assert incidents("schema").returncode == 0
+
+    made = incidents(
+        "new",
+        "zorblax-ai-truncated-checkpoints-2025",
+        "--lang",
+        "en",
+        "--organization",
+        "zorblax-ai",
+        "--domain",
+        "ai-infra",
+        "--term",
+        "symptom=unreadable-checkpoint",
+        "--term",
+        "cause=software-bug",
+        "--term",
+        "component=storage",
+        "--occurred",
+        "2025-02",
+        "--published",
+        "2025-03-10",
+        "--source-url",
+        "https://zorblax-ai.dev/blog/truncated-checkpoints",
+        "--no-interactive",
+    )
+    assert made.returncode == 0, made.stdout + made.stderr
+    original = repo / "incidents/zorblax-ai-truncated-checkpoints-2025.md"
+    translation = repo / "incidents/zorblax-ai-truncated-checkpoints-2025.ko.md"
+    text = fill(original.read_text(encoding="utf-8"), ORIGINAL)
+    text = text.replace(
+        'title: "TODO: title of the report, as published"',
+        'title: "Truncated checkpoints at Zorblax AI"',
+    )
+    text = text.replace('publisher: "TODO: who published it"', "publisher: Zorblax AI")
+    text = text.replace("date: TODO", "date: 2025-03-10")
+    original.write_text(text, encoding="utf-8")
+    translation.write_text(fill(translation.read_text(encoding="utf-8"), TRANSLATION))
+
+    checked = incidents("check", "--strict")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    count = len([p for p in (REPO / "incidents").glob("*.md") if p.name.count(".") == 1])
+    assert f"ok: {count + 1} incidents checked, 0 error(s), 0 warning(s)" in checked.stderr
+    built = incidents("build")
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert (repo / "site/en/cases/zorblax-ai-truncated-checkpoints-2025.html").is_file()
+    assert (repo / "site/ko/organization/zorblax-ai.html").is_file()
+
+    tests = run(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *LIBRARY_TESTS)
+    assert tests.returncode == 0, tests.stdout[-4000:]
