@@ -7,7 +7,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -67,7 +67,12 @@ class Analyzer:
         ]
 
     def stem(self, raw: str) -> str:
-        return self.korean_stem(raw) if HANGUL.match(raw) else self.english_stem(raw)
+        stem = self._stems.get(raw)
+        if stem is None:
+            stem = self.korean_stem(raw) if HANGUL.match(raw) else self.english_stem(raw)
+            if len(self._stems) < 500_000:
+                self._stems[raw] = stem
+        return stem
 
     def long_enough(self, word: str) -> bool:
         if HANGUL.match(word):
@@ -115,14 +120,25 @@ class Analyzer:
                     forms[raw] = forms.get(raw, 0) + 1
         return {w: min(f, key=lambda raw: (-f[raw], raw)) for w, f in sorted(seen.items())}
 
-    @property
+    @cached_property
     def ending_set(self) -> frozenset[str]:
         return frozenset(self.endings)
 
+    @cached_property
+    def _ending_lengths(self) -> tuple[int, ...]:
+        return tuple(sorted({len(e) for e in self.endings}, reverse=True))
+
+    @cached_property
+    def _stems(self) -> dict[str, str]:
+        return {}  # raw word -> stem, a memo: a library's text repeats the same words a lot
+
     def korean_stem(self, word: str) -> str:
-        for ending in self.endings:
-            if word.endswith(ending) and len(word) - len(ending) >= self.min_stem:
-                return word[: -len(ending)]
+        """The word without the longest ending that leaves at least `min_stem` syllables (the
+        endings are tried longest first, as `endings` lists them; at one length only one can
+        match, so looking the word's tail up by length is the same rule)."""
+        for length in self._ending_lengths:
+            if len(word) - length >= self.min_stem and word[-length:] in self.ending_set:
+                return word[:-length]
         return word
 
     def english_stem(self, word: str) -> str:

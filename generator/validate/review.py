@@ -38,9 +38,10 @@ MIN_LETTERS_JUDGED = 40  # a short section (a list of product names) is not judg
 _NUMBER = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\d.,])\d+(?:\.\d+)?")
 _URL = re.compile(r"\]\([^)\s]*\)|<?https?://[^\s)>]+>?")
 _CODE_SPAN = re.compile(r"`[^`\n]*`")
-_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+\S")
-_HANGUL = re.compile(r"[\uac00-\ud7a3]")
-_LATIN = re.compile(r"[A-Za-z]")
+_LIST_ITEMS = re.compile(r"(?m)^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+\S")
+_HANGUL_RUN = re.compile(r"[\uac00-\ud7a3]+")
+_LATIN_RUN = re.compile(r"[A-Za-z]+")
+_DIGIT = re.compile(r"\d")
 # Numbers written as words: a digit in one language is found in the other when the other spells
 # it ("eight nodes" for "노드 8대", "August" for "8월", "세 번" for "3 times"). Words only ever
 # answer for a digit; they never demand one, so a table that misses a word costs a warning at most.
@@ -88,9 +89,8 @@ for _number, _word in enumerate(
     ["thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"], start=3
 ):
     _EN_WORDS[_word] = _number * 10
-_EN_SPELLED = re.compile(
-    r"(?i:\b(" + "|".join(_EN_WORDS) + r")\b)|\b(" + "|".join(MONTHS_EN) + r")\b"
-)
+_EN_WORD = re.compile(r"[A-Za-z]+")
+_MONTH_NUMBERS = {name: number for number, name in enumerate(MONTHS_EN, start=1)}
 _KO_NATIVE = {
     "한": 1,
     "두": 2,
@@ -112,7 +112,7 @@ _KO_SPELLED = re.compile(
 _KO_WORDS = {**_KO_NATIVE, "하나": 1, "둘": 2, "셋": 3, "넷": 4, "절반": 2, "백": 100}
 _KO_WORDS.update({"천": 1000, "만": 10_000})
 # 했다체: a sentence that ends in 다 without 니 before it (했다, 였다, 이다, 된다), outside quotes.
-_PLAIN_ENDING = re.compile(r"([\uac00-\ud7a3])다(?=[.!?](?:\s|$|[\"”’)]))")
+_PLAIN_ENDING = re.compile(r"([\uac00-\ub2c7\ub2c9-\ud7a3])다(?=[.!?](?:\s|$|[\"”’)]))")  # not 니다
 _QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"|‘[^’]*’|「[^」]*」|『[^』]*』")
 MAX_STYLE_WARNINGS = 3  # per file: past a few, one line says how many more
 
@@ -155,26 +155,29 @@ def review_file(file: MarkdownFile, text: CaseText, taxonomy: Taxonomy | None = 
         _collect_numbers(value, line, col, numbers)
     if lang == "ko":
         plain.extend(_plain_endings(text.summary, *summary_at))
+    spelled = _spelled(f"{text.title}\n{text.summary}\n{file.body}", lang)
+    _collect_numbers(file.body, file.body_line, 1, numbers)
+    # Each section's lines outside code fences, with their line numbers.
     key: str | None = None
-    spelled = _spelled(text.title, lang) | _spelled(text.summary, lang)
+    prose_of: dict[str, list[tuple[int, str]]] = {}
     for number, line, fenced, heading in body_lines(file.body, file.body_line):
         if heading is not None:
             key = headings.get(heading)
             if key is not None:
                 lists[key] = [0, number]
-                letters[key] = [0, 0, number]
-            continue
-        _collect_numbers(line, number, 1, numbers)
-        spelled |= _spelled(line, lang)
-        if key is None or fenced:
-            continue
-        if _LIST_ITEM.match(line):
-            lists[key][0] += 1
-        prose = _QUOTED.sub("", _URL.sub("", _CODE_SPAN.sub("", line)))
-        letters[key][0] += len(_HANGUL.findall(prose))
-        letters[key][1] += len(_LATIN.findall(prose))
-        if lang == "ko" and not line.lstrip().startswith(">"):
-            plain.extend(_plain_endings(prose, number, 1))
+                prose_of[key] = []
+        elif key is not None and not fenced:
+            prose_of[key].append((number, line))
+    for key, lines in prose_of.items():
+        joined = "\n".join(line for _, line in lines)
+        lists[key][0] = len(_LIST_ITEMS.findall(joined))
+        prose = _QUOTED.sub("", _URL.sub("", _CODE_SPAN.sub("", joined)))
+        letters[key] = [_count(_HANGUL_RUN, prose), _count(_LATIN_RUN, prose), lists[key][1]]
+        if lang == "ko" and _PLAIN_ENDING.search(prose):
+            for number, line in lines:
+                if "다" in line and not line.lstrip().startswith(">"):
+                    bare = _blank(_URL, _blank(_CODE_SPAN, line))  # columns kept
+                    plain.extend(_plain_endings(bare, number, 1))
 
     for key in LIST_SECTIONS:
         if key in lists and lists[key][0] == 0:
@@ -327,18 +330,30 @@ def _ancestors(taxonomy: Taxonomy, facet: str, term_id: str) -> set[str]:
 
 
 def _collect_numbers(text: str, line: int, col: int, into: dict[str, tuple[int, int]]) -> None:
-    bare = _URL.sub(lambda m: " " * len(m.group()), text)
+    """Each number of `text` (which starts at `line`, `col`) with where it first appears; the
+    numbers inside web addresses are not the case's."""
+    if not _DIGIT.search(text):
+        return
+    bare = _blank(_URL, text) if "://" in text or "](" in text else text
     for match in _NUMBER.finditer(bare):
-        into.setdefault(_normal(match.group()), (line, col + match.start()))
+        value = match.group()
+        if "," in value or value[0] == "0":
+            value = _normal(value)
+        if value not in into:
+            at = match.start()
+            row = bare.count("\n", 0, at)
+            start = bare.rfind("\n", 0, at) + 1
+            into[value] = (line + row, (col if row == 0 else 1) + at - start)
 
 
 def _spelled(text: str, lang: str) -> set[str]:
     """The numbers a text writes as words."""
     found: set[str] = set()
     if lang == "en":
-        for match in _EN_SPELLED.finditer(text):
-            word, month = match.group(1), match.group(2)
-            found.add(str(_EN_WORDS[word.lower()] if word else MONTHS_EN.index(month) + 1))
+        for word in set(_EN_WORD.findall(text)):
+            number = _MONTH_NUMBERS.get(word, _EN_WORDS.get(word.lower()))
+            if number is not None:
+                found.add(str(number))
     else:
         for match in _KO_SPELLED.finditer(text):
             found.add(str(_KO_WORDS[match.group(1) or match.group(2)]))
@@ -352,8 +367,17 @@ def _normal(number: str) -> str:
     return (whole.lstrip("0") or "0") + dot + fraction
 
 
+def _blank(pattern: re.Pattern, text: str) -> str:
+    return pattern.sub(lambda m: " " * len(m.group()), text)
+
+
+def _count(run: re.Pattern, text: str) -> int:
+    """How many characters of `text` the runs of `run` cover."""
+    return len(text) - len(run.sub("", text))
+
+
 def _plain_endings(text: str, line: int, col: int) -> list[tuple[int, int]]:
-    bare = _QUOTED.sub(lambda m: " " * len(m.group()), text)
+    bare = _blank(_QUOTED, text)
     return [(line, col + m.start()) for m in _PLAIN_ENDING.finditer(bare) if m.group(1) != "니"]
 
 

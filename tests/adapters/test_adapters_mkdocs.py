@@ -79,3 +79,29 @@ def test_a_second_build_in_the_same_process_starts_afresh(tmp_path, monkeypatch)
     site = build_fixture_site(second.root)  # MkDocs' build() straight away: no staging
     assert (site / "index.html").is_file()
     assert list(second.root.glob(".site.building-*")) == []
+
+
+def test_a_build_without_a_site_url_says_so_and_the_preview_does_not(caplog):
+    """A published site with no address of its own would carry the preview's localhost in its
+    permalinks, feeds and sitemap: the build warns (MkDocs' --strict then fails, since the
+    warning is logged under `mkdocs.`); `serve` uses its local address quietly."""
+    import logging
+    from types import SimpleNamespace
+
+    from generator.adapters.mkdocs.support import DEFAULT_SITE_URL, resolve_site_url
+
+    for value in ("", None):
+        built = SimpleNamespace(site_url=value)
+        with caplog.at_level(logging.WARNING, logger="mkdocs"):
+            resolve_site_url(built, preview=False)
+        assert built.site_url == DEFAULT_SITE_URL
+        (record,) = [r for r in caplog.records if r.name.startswith("mkdocs.")]
+        assert record.levelno == logging.WARNING and "site_url is not set" in record.message
+        caplog.clear()
+    previewed = SimpleNamespace(site_url="")
+    with caplog.at_level(logging.WARNING, logger="mkdocs"):
+        resolve_site_url(previewed, preview=True)
+    assert previewed.site_url == DEFAULT_SITE_URL and caplog.records == []
+    given = SimpleNamespace(site_url="https://incidents.example.org/")
+    resolve_site_url(given, preview=False)
+    assert given.site_url == "https://incidents.example.org/"

@@ -87,3 +87,35 @@ def test_the_background_run_reports_its_failure_and_cleans_up(tmp_path, monkeypa
     index.discard()
     assert not (tmp_path / "work").exists()
     assert os.environ["PAGEFIND_BINARY_PATH"]
+
+
+@pytest.mark.parametrize("script", [None, "exit 3\n"])
+def test_the_build_command_reports_a_missing_or_failing_indexer_in_one_line(tmp_path, script):
+    """End to end: `incidents build` with no Pagefind binary, or one that fails, exits 1 with
+    the reason and no traceback, and the previous site is left as it was."""
+    import subprocess
+    import sys
+
+    from conftest import REPO, Project
+    from sitebuild import write_fixture_library
+
+    project = Project(tmp_path / "project")
+    write_fixture_library(project)
+    site = project.root / "site"
+    site.mkdir()
+    (site / "index.html").write_text("previous site", encoding="utf-8")
+    binary = tmp_path / "nowhere" / "pagefind" if script is None else fake_binary(tmp_path, script)
+    done = subprocess.run(
+        [sys.executable, "-m", "generator.cli", "build", "--root", str(project.root)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PAGEFIND_BINARY_PATH": str(binary), "NO_MKDOCS_2_WARNING": "1"},
+        timeout=600,
+    )
+    output = done.stdout + done.stderr
+    assert done.returncode == 1, output
+    assert "Traceback" not in output
+    expected = "Pagefind's binary is not installed" if script is None else "exit status 3"
+    assert expected in output
+    assert (site / "index.html").read_text(encoding="utf-8") == "previous site"

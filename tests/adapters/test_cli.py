@@ -116,6 +116,19 @@ def test_new_scaffolds_files_that_validate_once_filled_in(project: Project):
     assert done.exit_code == 0, done.output
 
 
+def test_an_incident_named_like_a_page_of_the_site_is_refused(project: Project):
+    """`incidents/index.md` would be written over the library's home page."""
+    project.add_incident("index")
+    checked = run("check", "--root", str(project.root))
+    assert checked.exit_code == 1
+    assert (
+        "incidents/index.md:1:1: 'index' is the name of a page of the site; choose another id"
+        in checked.output
+    )
+    made = run("new", "index", "--root", str(project.root), "--lang", "en", "--no-interactive")
+    assert made.exit_code == 1 and "'index' is the name of a page of the site" in made.output
+
+
 def test_new_refuses_to_overwrite_and_rejects_bad_ids(project: Project):
     project.add_incident()
     args = [

@@ -154,3 +154,21 @@ def test_broken_exports_are_one_clear_error(tmp_path):
     (tmp_path / "incidents.json").write_text(json.dumps({"incidents": []}), encoding="utf-8")
     with pytest.raises(ExportError, match="not a taxonomy export"):
         library_from_export(tmp_path / "incidents.json")
+
+
+def test_korean_written_decomposed_is_found_like_any_other(project):
+    """A file saved in NFD (macOS file names and some editors) is read as NFC, so its words are
+    found by a query typed either way (the hardening issue, item 7)."""
+    import unicodedata
+
+    from conftest import TODAY, translation_text
+
+    project.add_incident()
+    decomposed = unicodedata.normalize("NFD", translation_text())
+    assert decomposed != translation_text()
+    project.write("incidents/acme-gpu-outage.ko.md", decomposed)
+    checked = check_project(ProjectPaths.at(project.root), TODAY)
+    assert checked.diagnostics == ()
+    found = Catalogue(build_library(checked.taxonomy, checked.result.incidents))
+    for query in ("번인 테스트", unicodedata.normalize("NFD", "번인 테스트")):
+        assert [hit.id for hit in found.search(query, None, "ko").results] == ["acme-gpu-outage"]
