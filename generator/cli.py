@@ -23,6 +23,15 @@ ROOT_OPTION = click.option(
     help="Project folder holding taxonomy.yml and incidents/.",
 )
 
+FORMAT_OPTION = click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "github"]),
+    default="text",
+    show_default=True,
+    help="github prints GitHub Actions annotations.",
+)
+
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 def main() -> None:
@@ -33,14 +42,7 @@ def main() -> None:
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @ROOT_OPTION
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "github"]),
-    default="text",
-    show_default=True,
-    help="github prints GitHub Actions annotations.",
-)
+@FORMAT_OPTION
 @click.option("--no-cache", is_flag=True, help="Parse every file again, ignoring .cache/.")
 @click.option(
     "--changed",
@@ -369,13 +371,7 @@ def mcp(root: Path, exports: Path | None, site_url: str | None) -> None:
 @ROOT_OPTION
 @click.option("--timeout", type=float, default=15.0, show_default=True, help="Seconds per URL.")
 @click.option("--jobs", type=int, default=8, show_default=True, help="URLs asked for at once.")
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "github"]),
-    default="text",
-    show_default=True,
-)
+@FORMAT_OPTION
 def links(root: Path, timeout: float, jobs: int, output_format: str) -> None:
     """Ask every source URL the cases cite whether it is still there (goes to the network;
     never part of check, build or the tests). Gone or unreachable: an error; refused or a

@@ -29,7 +29,14 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 @contextmanager
 def serve(folder: Path) -> Iterator[str]:
     """Serve `folder` on a free loopback port; yields the base URL."""
-    handler = functools.partial(_QuietHandler, directory=str(folder))
+    with serve_with(functools.partial(_QuietHandler, directory=str(folder))) as url:
+        yield url
+
+
+@contextmanager
+def serve_with(handler) -> Iterator[str]:
+    """Serve requests with `handler` (a request handler class) on a free loopback port; yields
+    the base URL, ending in /."""
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
