@@ -223,15 +223,6 @@ def _partial(day: date, precision: str) -> str:
     return {"day": day.isoformat(), "month": day.isoformat()[:7], "year": str(day.year)}[precision]
 
 
-def _ancestors(facet: str, term_id: str) -> set[str]:
-    found: set[str] = set()
-    term = taxonomy().term(facet, term_id)
-    while term is not None and term.parent and term.parent not in found:
-        found.add(term.parent)
-        term = taxonomy().term(facet, term.parent)
-    return found
-
-
 def _choose(rng: random.Random, pool: list[dict], tags: set[str], low: int, high: int) -> list:
     usable = [p for p in pool if p.get("tag", "any") in tags]
     return rng.sample(usable, min(len(usable), rng.randint(low, high)))
@@ -282,7 +273,7 @@ def make_incident(index: int, seed: int, used_days: set[tuple[str, str]]) -> Syn
             low = 1 if facet.required else 0
             picked = rng.sample(pool, rng.randint(low, min(3, len(pool))))
             # A term beside its own descendant says less than the descendant: keep the narrower.
-            broader = {a for t in picked for a in _ancestors(facet.id, t)}
+            broader = {a for t in picked for a in taxonomy().ancestors(facet.id, t)}
             picked = [t for t in picked if t not in broader]
             in_order = [t for t in pool if t in picked]  # context terms as the taxonomy orders them
             chosen[facet.id] = in_order if facet.role == "context" else picked

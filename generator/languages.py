@@ -22,6 +22,11 @@ def name(code: str, shown_in: str) -> str:
     return NAMES[shown_in][code]
 
 
+def in_english(code: str) -> str:
+    """`code`'s English name, as messages for contributors say it: in_english("ko") == "Korean"."""
+    return NAMES["en"][code]
+
+
 def other(lang: str) -> Language:
     """The other language of a case: a translation is always in the one the original is not."""
     return "en" if lang == "ko" else "ko"

@@ -9,6 +9,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+import yaml
 
 REPO = Path(__file__).resolve().parent.parent
 TODAY = date(2026, 11, 30)
@@ -289,3 +290,21 @@ def site_project(project: Project) -> Project:
 
 def dedent(text: str) -> str:
     return textwrap.dedent(text).lstrip("\n")
+
+
+# The library's search queries with the cases each should find (tests/site/search_queries.yml),
+# shared by the tests of every engine that answers them.
+SEARCH_QUERIES: dict = yaml.safe_load(
+    (REPO / "tests/site/search_queries.yml").read_text(encoding="utf-8")
+)
+
+
+@pytest.fixture(scope="session")
+def repository_library():
+    """This repository's own library, checked and built once per test session."""
+    from generator.build.check import check_project
+    from generator.load.project import ProjectPaths
+    from generator.model.library import build_library
+
+    checked = check_project(ProjectPaths.at(REPO), date.today())
+    return build_library(checked.taxonomy, checked.result.incidents)

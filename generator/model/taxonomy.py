@@ -112,6 +112,16 @@ class Taxonomy:
         for facet in self.facets:
             yield from facet.terms
 
+    def ancestors(self, facet_id: str, term_id: str) -> tuple[str, ...]:
+        """The ids of a term's parent, its parent's parent and so on (the loader refuses
+        cycles, so the chain ends)."""
+        found: list[str] = []
+        term = self.term(facet_id, term_id)
+        while term is not None and term.parent and term.parent not in found:
+            found.append(term.parent)
+            term = self.term(facet_id, term.parent)
+        return tuple(found)
+
     @property
     def ids(self) -> tuple[str, ...]:
         return tuple(f.id for f in self.facets)

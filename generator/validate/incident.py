@@ -12,8 +12,7 @@ from datetime import date
 
 from pydantic import ValidationError
 
-from ..languages import LANGS
-from ..languages import name as language_name
+from ..languages import LANGS, in_english
 from ..load.front_matter import MarkdownFile, YamlDocument
 from ..model.incident import (
     SECTION_HEADINGS,
@@ -33,11 +32,6 @@ from ..model.text import SLUG_PATTERN, date_before, date_key, parse_partial_date
 from ..pages.urls import RESERVED_INCIDENT_IDS
 from .diagnostics import Diagnostic, closest, field_name, from_validation_error, ordered
 from .review import Marks, compare, placeholder_sources, review_file
-
-
-def _in_english(lang: str) -> str:
-    return language_name(lang, "en")
-
 
 # A facet lists at most this many terms (incident.TermList); past it, the list is reported as too
 # long once rather than every extra term as unknown.
@@ -281,7 +275,7 @@ def combine(
                     problems.append(_missing_section(translation.path, line, lang_of, key))
             if meta is not None and meta.lang == translation.lang:
                 message = (
-                    f"the original is already {_in_english(meta.lang)}; "
+                    f"the original is already {in_english(meta.lang)}; "
                     "a translation must be in the other language"
                 )
                 problems.append(Diagnostic(translation.path, 1, 1, "", message))
@@ -297,7 +291,7 @@ def combine(
         for lang in LANGS:
             if lang not in attempted and not any(t.lang == lang for t in texts):
                 message = (
-                    f"no {_in_english(lang)} translation: add {_sibling(original.path, lang)}; "
+                    f"no {in_english(lang)} translation: add {_sibling(original.path, lang)}; "
                     "the site shows the original with a notice until then"
                 )
                 problems.append(Diagnostic(original.path, 1, 1, "translation", message, "warning"))
@@ -567,9 +561,9 @@ def _one_language_error(
     other = "en" if lang == "ko" else "ko"
     pos = doc.position(("lang",))
     message = (
-        f"lang is '{lang}', but the body's section headings are {_in_english(other)} "
+        f"lang is '{lang}', but the body's section headings are {in_english(other)} "
         f"(## {SECTION_HEADINGS[other][SECTIONS[0]]} …): set lang: {other}, or write the "
-        f"{_in_english(lang)} headings"
+        f"{in_english(lang)} headings"
     )
     rest = [d for d in found if d not in wrong and "is missing" not in d.message]
     return [Diagnostic(path, pos.line, pos.col, "lang", message, "error", other), *rest]
@@ -604,8 +598,8 @@ def _check_sections(
             if heading.text in other_by_text:
                 right = headings[other_by_text[heading.text]]
                 misspelled.add(other_by_text[heading.text])
-                article = "an" if _in_english(lang)[0] in "AEIOU" else "a"
-                message = f"heading is in the wrong language for {article} {_in_english(lang)} body"
+                article = "an" if in_english(lang)[0] in "AEIOU" else "a"
+                message = f"heading is in the wrong language for {article} {in_english(lang)} body"
                 problems.append(
                     Diagnostic(file.path, heading.line, 1, field, message, "error", right)
                 )

@@ -17,8 +17,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from ..languages import MONTHS_EN
-from ..languages import name as _name_of
+from ..languages import MONTHS_EN, in_english
 from ..load.front_matter import MarkdownFile, YamlDocument
 from ..model.incident import SECTION_HEADINGS, CaseText, body_lines
 from ..model.taxonomy import Taxonomy
@@ -238,7 +237,7 @@ def compare(original: Marks, original_path: str, translation: Marks, path: str):
         for number, line, col in mine.numbers:
             if number in missing:
                 message = (
-                    f"{number} is not in the {_in_english(theirs.lang)} text "
+                    f"{number} is not in the {in_english(theirs.lang)} text "
                     f"({_name(their_path)}); both languages carry the same numbers"
                 )
                 problems.append(_warning(my_path, line, col, "body", message))
@@ -258,7 +257,7 @@ def compare(original: Marks, original_path: str, translation: Marks, path: str):
         ("summary", translation.summary, translation.summary_at),
     ):
         if mine.strip() == getattr(original, field).strip():
-            language = _in_english(translation.lang)
+            language = in_english(translation.lang)
             message = f"{field} is the original's, untranslated; write it in {language}"
             problems.append(_warning(path, *at, field, message))
     return problems
@@ -309,7 +308,7 @@ def _parent_and_child(doc: YamlDocument, path: str, taxonomy: Taxonomy) -> list[
         for index, term_id in enumerate(value):
             if not isinstance(term_id, str):
                 continue
-            narrower = [t for t in listed if term_id in _ancestors(taxonomy, facet.id, t)]
+            narrower = [t for t in listed if term_id in taxonomy.ancestors(facet.id, t)]
             if narrower:
                 loc = (facet.id, index)
                 message = (
@@ -318,15 +317,6 @@ def _parent_and_child(doc: YamlDocument, path: str, taxonomy: Taxonomy) -> list[
                 )
                 problems.append(_warning(path, *_position(doc, loc), field_name(loc), message))
     return problems
-
-
-def _ancestors(taxonomy: Taxonomy, facet: str, term_id: str) -> set[str]:
-    found: set[str] = set()
-    term = taxonomy.term(facet, term_id)
-    while term is not None and term.parent and term.parent not in found:
-        found.add(term.parent)
-        term = taxonomy.term(facet, term.parent)
-    return found
 
 
 def _collect_numbers(text: str, line: int, col: int, into: dict[str, tuple[int, int]]) -> None:
@@ -398,10 +388,6 @@ def _position(doc: YamlDocument, loc: tuple) -> tuple[int, int]:
 
 def _warning(path: str, line: int, col: int, field: str, message: str) -> Diagnostic:
     return Diagnostic(path, line, col, field, message, "warning")
-
-
-def _in_english(lang: str) -> str:
-    return _name_of(lang, "en")
 
 
 def _name(path: str) -> str:

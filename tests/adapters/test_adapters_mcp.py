@@ -9,22 +9,17 @@ import asyncio
 import json
 import subprocess
 import sys
-from datetime import date
 from pathlib import Path
 
 import pytest
-import yaml
-from conftest import REPO
+from conftest import REPO, SEARCH_QUERIES
 
-from generator.build.check import check_project
-from generator.load.project import ProjectPaths
-from generator.model.library import build_library
 from generator.outputs.exports import api_files
 from generator.search.corpus import build_corpus
 from generator.search.engine import search
 
 INCIDENTS = str(Path(sys.executable).parent / "incidents")
-QUERIES = yaml.safe_load((REPO / "tests/site/search_queries.yml").read_text(encoding="utf-8"))
+QUERIES = SEARCH_QUERIES
 IMBUE = "imbue-h100-cluster-bring-up"
 TOOLS = {"search_incidents", "get_incident", "list_terms", "related_incidents", "top_components"}
 
@@ -44,9 +39,8 @@ def session(args: list[str], body):
 
 
 @pytest.fixture(scope="module")
-def library():
-    checked = check_project(ProjectPaths.at(REPO), date.today())
-    return build_library(checked.taxonomy, checked.result.incidents)
+def library(repository_library):
+    return repository_library
 
 
 REPO_ARGS = ["--root", str(REPO), "--site-url", "https://incidents.example.org/"]

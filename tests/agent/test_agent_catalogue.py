@@ -6,11 +6,9 @@ for every bad argument. Also: the library read back from its JSON exports is the
 from __future__ import annotations
 
 import json
-from datetime import date
 
 import pytest
-import yaml
-from conftest import REPO
+from conftest import SEARCH_QUERIES
 
 from generator.agent.catalogue import Catalogue, CatalogueError
 from generator.build.check import check_project
@@ -22,14 +20,13 @@ from generator.outputs.exports import api_files
 from generator.search.corpus import build_corpus
 from generator.search.engine import search
 
-QUERIES = yaml.safe_load((REPO / "tests/site/search_queries.yml").read_text(encoding="utf-8"))
+QUERIES = SEARCH_QUERIES
 IMBUE = "imbue-h100-cluster-bring-up"
 
 
 @pytest.fixture(scope="module")
-def library():
-    checked = check_project(ProjectPaths.at(REPO), date.today())
-    return build_library(checked.taxonomy, checked.result.incidents)
+def library(repository_library):
+    return repository_library
 
 
 @pytest.fixture(scope="module")

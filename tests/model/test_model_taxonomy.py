@@ -196,3 +196,9 @@ class TestTermAndFacet:
         assert taxonomy.term("f", "x") is term
         assert taxonomy.suggest("f", "EX") == "x"
         assert taxonomy.checklist is facet
+
+
+def test_ancestors_walk_up_the_parents():
+    assert TAX.ancestors("cause", "gpu-failure") == ("hardware-failure",)
+    assert TAX.ancestors("cause", "hardware-failure") == ()
+    assert TAX.ancestors("cause", "no-such-term") == ()

@@ -6,16 +6,11 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-from datetime import date
 
 import pytest
-import yaml
-from conftest import REPO
+from conftest import REPO, SEARCH_QUERIES
 from search_vectors import corpus, vectors
 
-from generator.build.check import check_project
-from generator.load.project import ProjectPaths
-from generator.model.library import build_library
 from generator.search.analyzer import browser_rules
 from generator.search.corpus import build_corpus
 from generator.search.engine import search
@@ -38,11 +33,10 @@ def documents(found) -> list[dict]:
 
 
 @pytest.mark.skipif(NODE is None, reason="Node.js runs the browser modules' tests")
-def test_the_browser_engine_passes_the_vectors_and_agrees_with_python(tmp_path):
+def test_the_browser_engine_passes_the_vectors_and_agrees_with_python(tmp_path, repository_library):
     small = corpus()
-    checked = check_project(ProjectPaths.at(REPO), date.today())
-    library = build_library(checked.taxonomy, checked.result.incidents)
-    queries = yaml.safe_load((REPO / "tests" / "site" / "search_queries.yml").read_text())
+    library = repository_library
+    queries = SEARCH_QUERIES
     answers = {}
     for lang in ("ko", "en"):
         built = build_corpus(library, lang)

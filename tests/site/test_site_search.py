@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import yaml
 from browser import PageWatch, serve
-from conftest import REPO
+from conftest import REPO, SEARCH_QUERIES
 from sitebuild import build_fixture_site
 
 from generator.build.check import check_project
@@ -20,14 +20,13 @@ from generator.model.library import build_library
 from generator.search.corpus import build_corpus
 from generator.search.engine import passage, search
 
-QUERIES = yaml.safe_load((Path(__file__).parent / "search_queries.yml").read_text(encoding="utf-8"))
+QUERIES = SEARCH_QUERIES
 IMBUE = "imbue-h100-cluster-bring-up"
 
 
 @pytest.fixture(scope="module")
-def library():
-    checked = check_project(ProjectPaths.at(REPO), date.today())
-    return build_library(checked.taxonomy, checked.result.incidents)
+def library(repository_library):
+    return repository_library
 
 
 @pytest.fixture(scope="module")

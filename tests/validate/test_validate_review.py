@@ -182,3 +182,19 @@ def test_the_review_survives_the_check_cache(project: Project):
     second = runner.invoke(main, args)
     assert "384 is not in the Korean text" in first.output
     assert first.output == second.output
+
+
+def test_contributing_states_the_limits_the_checker_applies():
+    """The documented summary length and placeholder hosts are the checker's own."""
+    from conftest import REPO
+
+    from generator.validate import review
+
+    text = (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    assert f"최대 {review.SUMMARY_LIMIT}자" in text
+    assert f"at most {review.SUMMARY_LIMIT} characters" in text
+    for host in ("example.com", "*.example", "*.test", "*.invalid", "localhost"):
+        assert text.count(f"`{host}`") >= 2, host  # both languages
+    assert review.placeholder_reason("https://a.example/") and review.placeholder_reason(
+        "https://x.test/"
+    )
