@@ -8,6 +8,9 @@ from pathlib import Path
 from conftest import REPO, TAXONOMY, Project
 
 FIXTURE_CASES = 23  # more than one page of 20
+CHECKER = ("cluster-check", "https://checker.example.org/")
+CHECKER_UNSET = 'name: ""\n    url: ""'
+REPOSITORY = "https://git.example.org/incident-library"
 
 
 def write_fixture_library(project: Project) -> None:
@@ -15,7 +18,16 @@ def write_fixture_library(project: Project) -> None:
     project.write("taxonomy.yml", TAXONOMY)
     for folder in ("overrides", "docs"):
         shutil.copytree(REPO / folder, project.root / folder, dirs_exist_ok=True)
-    shutil.copy(REPO / "mkdocs.yml", project.root / "mkdocs.yml")
+    # The repository's settings, with a checker and a repository to link (the repository's own
+    # mkdocs.yml leaves both empty until they exist).
+    settings = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    for empty, filled in (
+        (CHECKER_UNSET, f'name: "{CHECKER[0]}"\n    url: "{CHECKER[1]}"'),
+        ('repository: !ENV [REPOSITORY_URL, ""]', f'repository: "{REPOSITORY}"'),
+    ):
+        assert empty in settings, f"mkdocs.yml no longer has {empty!r}"
+        settings = settings.replace(empty, filled)
+    project.write("mkdocs.yml", settings)
     for n in range(1, FIXTURE_CASES):
         project.add_incident(
             f"acme-gpu-outage-{n:02d}",

@@ -23,7 +23,7 @@ from ..outputs.assets import SCRIPTS, STYLESHEETS, asset_files
 from ..outputs.exports import api_files, atom_feed
 from ..outputs.graph import Layout, graph_payload, layout_terms
 from ..outputs.markdown import markdown_files
-from ..outputs.search_data import as_script, search_files
+from ..outputs.search_data import as_keyed_script, as_script, search_files
 from ..outputs.search_documents import search_document
 from ..pages import urls
 from ..pages.build import SiteOptions, build_pages
@@ -193,9 +193,15 @@ def _files(
     files: dict[str, bytes] = dict(asset_files(library.taxonomy))
     for path, script in search_files(library, corpora).items():
         files[path] = script.encode("utf-8")
+    renderer = Renderer(library, options)
     for lang in LANGS:
         graph = as_script("graph", graph_payload(library, lang, layout))
         files[f"{lang}/search/graph.js"] = graph.encode("utf-8")
+        # The labelled sections the live results show when only a few cases remain.
+        for incident in library.incidents:
+            sections = renderer.card_sections(incident, lang)
+            card = as_keyed_script("cards", incident.id, sections)
+            files[f"{lang}/search/cards/{incident.id}.js"] = card.encode("utf-8")
     if outputs:
         for path, text in api_files(library).items():
             files[path] = text.encode("utf-8")

@@ -16,6 +16,8 @@ _SHIPPED = (
     "search-core.js",
     "library.js",
     "graph.js",
+    "case.js",  # loaded by case pages only (case.html)
+    "matrix.js",  # loaded by the co-occurrence tables only (matrix.html)
     "theme.js",
     "theme-body.js",
 )

@@ -15,6 +15,7 @@ from ..languages import LANGS
 from ..model.incident import SECTIONS
 from ..model.library import Library
 from ..pages import urls
+from ..render import strings
 from .schema import incident_schema
 
 EXPORT_VERSION = 1
@@ -206,7 +207,7 @@ def atom_feed(library: Library, lang: str, site_url: str) -> str:
     newest = sorted(library.incidents, key=lambda i: (i.meta.published, i.id), reverse=True)
     entries = newest[:FEED_SIZE]
     updated = _timestamp(entries[0].meta.published) if entries else "1970-01-01T00:00:00Z"
-    title = "Incident Library" + (" (한국어)" if lang == "ko" else " (English)")
+    title = strings.t("feed_title", lang)
     lines = [
         '<?xml version="1.0" encoding="utf-8"?>',
         f'<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="{lang}">',

@@ -12,6 +12,8 @@ Every file is a plain `<script src>` file, so it loads from `file://` too. Per l
   where Pagefind cannot load, for its cases. A search loads the parts of its words only.
 - `text/<id>.js`: one case's card and the sentences a result may quote; loaded for the cards
   shown.
+- `cards/<id>.js` (written by the build, which has the renderer): one case's labelled sections,
+  shown in place of the summary when at most `FULL_CARDS` cases remain.
 
 All of it is the corpus of generator/search, written out: the browser analyses queries, never
 documents.
@@ -24,6 +26,8 @@ import json
 from ..model.incident import Incident
 from ..model.library import Library
 from ..pages import urls
+from ..pages.build import FULL_CARDS
+from ..render.renderer import ROOT_MARK
 from ..render.strings import date_text, strings_for
 from ..search.analyzer import Analyzer, browser_rules, default_analyzer
 from ..search.corpus import SearchCorpus, term_lead
@@ -61,6 +65,8 @@ def terms_payload(library: Library, lang: str) -> dict:
         "lang": lang,
         "total": len(library.incidents),
         "graph": list(library.taxonomy.graph),
+        "full_cards": FULL_CARDS,
+        "root_mark": ROOT_MARK,
         "facets": facets,
         "strings": strings_for(lang),
         "rules": browser_rules(),

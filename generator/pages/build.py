@@ -22,11 +22,13 @@ from .kinds import (
     Page,
     Pagination,
     RootPage,
+    ScaleStep,
     TermPage,
     TermPair,
 )
 
 CHECKLIST_SIZE = 5  # terms the "check your cluster" block names
+FULL_CARDS = 3  # a list of at most this many cases shows each case's sections, not a summary
 PAIRS_SHOWN = 15
 
 
@@ -36,6 +38,8 @@ class SiteOptions:
 
     site_url: str = "http://127.0.0.1:8000/"
     page_size: int = urls.PAGE_SIZE
+    # The checker the "check your cluster" block links (extra.check_cluster); no url, no block.
+    check_cluster_name: str = ""
     check_cluster_url: str = ""
     check_cluster_text: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
 
@@ -194,6 +198,61 @@ def _term_pages(library: Library, term: Term, lang: str, options: SiteOptions) -
     return pages
 
 
+SHADES = 5  # the steps of a co-occurrence table's colours: il-matrix__c1 to c5 in library.css
+HEAD_FONT = 0.64  # rem: the size of its slanted column labels (library.css)
+HEAD_HEIGHTS = (3, 16)  # rem: the shortest and tallest header library.css has a class for
+
+
+def count_scale(maximum: int) -> tuple[ScaleStep, ...]:
+    """The colour steps of a table whose fullest cell holds `maximum` cases: SHADES ranges of
+    counts that grow geometrically (1 | 2 | 3–5 | 6–8 | 9–15 for 15). Such counts are skewed,
+    most cells hold one or two cases and a few many, so a linear scale would give nearly every
+    cell the lightest shade. With fewer counts than shades each count is a step of its own, and
+    the shades spread out so that the fullest cell is always the darkest.
+
+    assets/matrix.js computes the same scale for the counts of a filtered view: keep them alike."""
+    if maximum < 1:
+        return ()
+    n = min(SHADES, maximum)
+    highs: list[int] = []
+    for k in range(1, n + 1):
+        high = int(maximum ** (k / n) + 1e-9)  # the epsilon: a power may land just below 2.0
+        high = max(high, highs[-1] + 1 if highs else 1)  # every step holds a count
+        highs.append(min(high, maximum - (n - k)))  # and leaves one for each step after it
+    lows = [1] + [high + 1 for high in highs[:-1]]
+    return tuple(
+        ScaleStep(shade=-(-k * SHADES // n), low=low, high=high)
+        for k, (low, high) in enumerate(zip(lows, highs, strict=True), start=1)
+    )
+
+
+def _label_width(label: str) -> float:
+    """About how wide a label is set, in em: Hangul is square, Latin narrower, and a little
+    wider than the common sans-serif fonts set it, since the site uses the reader's own."""
+    width = 0.0
+    for char in label:
+        if char == " ":
+            width += 0.3
+        elif ord(char) >= 0x1100:  # Hangul and other wide scripts
+            width += 1.0
+        elif char.isupper() or char.isdigit():
+            width += 0.72
+        elif char.isalpha():
+            width += 0.52
+        else:
+            width += 0.45
+    return width
+
+
+def head_height(labels) -> int:
+    """The height in rem of a header row whose labels are slanted at 45°: a label rises by its
+    length (and its line's height) over √2, above the header's bottom margin and a little spare."""
+    longest = max((_label_width(label) for label in labels), default=0.0)
+    rise = (longest + 1.3) * HEAD_FONT * 0.7072 + 0.5
+    low, high = HEAD_HEIGHTS
+    return min(high, max(low, int(-(-rise // 1))))
+
+
 def _matrix_pages(library: Library, lang: str) -> list[MatrixPage]:
     taxonomy = library.taxonomy
     matrices = tuple(
@@ -224,6 +283,8 @@ def _matrix_pages(library: Library, lang: str) -> list[MatrixPage]:
                 cols=tuple(cols),
                 cells=MappingProxyType(dict(sorted(cells.items()))),
                 matrices=matrices,
+                scale=count_scale(max(cells.values(), default=0)),
+                head_height=head_height(c.label(lang) for c in cols),
             )
         )
     return pages

@@ -66,6 +66,8 @@ class Page:
     in_nav: bool = False  # listed in the site's navigation (library homes, facet pages…)
 
     template: ClassVar[str] = ""
+    # A whole document of its own (the root page): the shell writes it as it is, in no frame.
+    standalone: ClassVar[bool] = False
 
     @property
     def kind(self) -> str:
@@ -82,9 +84,11 @@ class Page:
 
 @dataclass(frozen=True)
 class RootPage(Page):
-    """The site's root: links to each language's library."""
+    """The site's root: links to each language's library, as a small page of its own that
+    sends readers on to the language they chose before, or their browser's."""
 
     template: ClassVar[str] = "root.html"
+    standalone: ClassVar[bool] = True
 
 
 @dataclass(frozen=True)
@@ -136,6 +140,15 @@ class TermPage(Page):
 
 
 @dataclass(frozen=True)
+class ScaleStep:
+    """One shade of a co-occurrence table's colour scale: the cells of `low` to `high` cases."""
+
+    shade: int  # 1 (lightest) to 5 (darkest): the cell's class, il-matrix__c<shade>
+    low: int
+    high: int
+
+
+@dataclass(frozen=True)
 class MatrixPage(Page):
     row_facet: Facet | None = None
     col_facet: Facet | None = None
@@ -143,5 +156,14 @@ class MatrixPage(Page):
     cols: tuple[Term, ...] = ()
     cells: Mapping[tuple[str, str], int] = field(default_factory=lambda: MappingProxyType({}))
     matrices: tuple[tuple[Facet, Facet, str], ...] = ()  # every matrix: rows, columns, URL
+    scale: tuple[ScaleStep, ...] = ()  # the shades of the cells and the legend, lightest first
+    # The column headers' height in rem: their labels are slanted, and a slanted label sticks
+    # out of the top of the table (where the scrolling box cuts it off) unless the row is tall
+    # enough for the longest; estimated at build time, so the page needs no script for it.
+    head_height: int = 4
 
     template: ClassVar[str] = "matrix.html"
+
+    def shade(self, count: int) -> int:
+        """The shade of a cell of `count` cases; 0 for an empty cell."""
+        return next((s.shade for s in self.scale if count <= s.high), 0) if count > 0 else 0

@@ -17,7 +17,7 @@ from ..model.incident import SECTION_HEADINGS, SECTIONS, Incident
 from ..model.library import Library
 from ..model.taxonomy import Term
 from ..pages import urls
-from ..pages.build import SiteOptions
+from ..pages.build import FULL_CARDS, SiteOptions
 from ..pages.kinds import Page
 from . import strings
 from .prose import to_html
@@ -40,6 +40,7 @@ def environment() -> Environment:
         language_name=languages.name,
         chip=chip,
         chips=chips,
+        t_in=strings.t,  # a string in a language other than the page's (the root page has both)
     )
     env.filters["markdown"] = lambda text: Markup(to_html(text))
     env.filters["number"] = lambda n: f"{n:,}"
@@ -66,6 +67,7 @@ def chips(terms, lang: str, link) -> Markup:
 
 
 _ROOT = "\x00root\x00"
+ROOT_MARK = _ROOT  # where a card shipped to the browser needs its way to the site root
 
 
 class Renderer:
@@ -100,23 +102,72 @@ class Renderer:
                 "site_root": site_root,
                 "taxonomy": self.library.taxonomy,
                 "options": self.options,
-                "case_card": lambda incident: self.case_card(incident, lang, link),
+                "full_cards": FULL_CARDS,
+                "case_card": lambda incident, full=False: self.case_card(
+                    incident, lang, link, full
+                ),
             }
         )
 
-    def case_card(self, incident: Incident, lang: str, link) -> Markup:
-        """One case in a list: title, byline and date, summary, and its descriptive terms.
+    def case_card(self, incident: Incident, lang: str, link, full: bool = False) -> Markup:
+        """One case in a list: title, byline and date, summary, and its descriptive terms; with
+        `full`, also its labelled sections (a list of a few cases shows them, as the reference
+        page does).
 
         Rendered once per language with links from the site root; each page only swaps in its
         own way back to the root."""
-        key = (incident.id, lang)
+        key = (incident.id, lang, full)
         card = self._cards.get(key)
         if card is None:
-            card = self._cards[key] = self._card(incident, lang, lambda url: _ROOT + url)
+            card = self._cards[key] = self._card(incident, lang, lambda url: _ROOT + url, full)
         root = link("index.html")[: -len("index.html")]
         return Markup(card.replace(_ROOT, root))
 
-    def _card(self, incident: Incident, lang: str, link) -> str:
+    def card_sections(self, incident: Incident, lang: str) -> str:
+        """The labelled sections of a full card, with links from the site root written as
+        `ROOT_MARK` (the browser puts its own way to the root there): the live results show
+        them when a few cases remain, from `search/cards/<id>.js`."""
+        return self._sections(incident, lang, lambda url: _ROOT + url)
+
+    def _sections(self, incident: Incident, lang: str, link) -> str:
+        """Each section under its heading (증상, 촉발, …, 교훈), with the terms of the facets
+        that belong to it; after the trigger, the descriptive facets of their own (원인, 구성
+        요소, 기여 요인), as on the case page."""
+        library = self.library
+        text = incident.text(lang)
+        other = f' lang="{text.lang}"' if text.lang != lang else ""
+        by_section: dict[str, list[Term]] = {}
+        own: list[tuple[str, tuple[Term, ...]]] = []
+        for facet in library.taxonomy.descriptive:
+            terms = library.terms_of(incident, facet.id)
+            if facet.case_section:
+                by_section.setdefault(facet.case_section, []).extend(terms)
+            elif terms:
+                own.append((facet.label(lang), terms))
+        parts = []
+        for key in SECTIONS:
+            heading = escape(SECTION_HEADINGS[lang][key])
+            if key in incident.meta.not_in_sources:
+                body = (
+                    f'<p class="il-notice il-notice--gap">'
+                    f"{escape(strings.t('not_in_sources', lang))}</p>"
+                )
+            else:
+                body = f'<div class="il-prose"{other}>{to_html(text.section(key))}</div>'
+            terms = chips(by_section.get(key, ()), lang, link)
+            parts.append(
+                f'<div class="il-card__section" data-section="{key}">'
+                f"<h4>{heading}</h4>{body}{terms}</div>"
+            )
+            if key == "trigger":
+                parts.extend(
+                    f'<div class="il-card__section il-card__section--terms">'
+                    f"<h4>{escape(label)}</h4>{chips(terms, lang, link)}</div>"
+                    for label, terms in own
+                )
+        return f'<div class="il-card__sections">{"".join(parts)}</div>'
+
+    def _card(self, incident: Incident, lang: str, link, full: bool = False) -> str:
         library = self.library
         text = incident.text(lang)
         other = f' lang="{text.lang}"' if text.lang != lang else ""
@@ -130,13 +181,18 @@ class Renderer:
         href = escape(link(urls.case(lang, incident.id)))
         occurred = strings.t("occurred", lang)
         return (
-            f'<article class="il-card" data-case="{escape(incident.id)}">\n'
+            f'<article class="il-card{" il-card--full" if full else ""}" '
+            f'data-case="{escape(incident.id)}">\n'
             f'  <h3 class="il-card__title"><a href="{href}"{other}>'
             f"{escape(text.title)}</a></h3>\n"
             f'  <p class="il-card__meta">{byline}<span>{escape(occurred)} '
             f'<time datetime="{escape(incident.meta.occurred)}">'
             f"{escape(strings.date_text(incident.meta.occurred, lang))}</time></span></p>\n"
             f'  <p class="il-card__summary"{other}>{escape(text.summary)}</p>\n'
-            f'  <ul class="il-chips il-chips--compact">{terms}</ul>\n'
-            "</article>"
+            + (
+                f"  {self._sections(incident, lang, link)}\n"
+                if full
+                else f'  <ul class="il-chips il-chips--compact">{terms}</ul>\n'
+            )
+            + "</article>"
         )

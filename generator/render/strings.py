@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 from ..languages import MONTHS_EN
 
 _STRINGS: dict[str, dict[str, str]] = {
     "site_title": {"ko": "Incident Library", "en": "Incident Library"},
-    "library": {"ko": "사례 라이브러리", "en": "Incident library"},
+    # The product is "Incident Library" in both languages (site_title); its home, the list of
+    # every case, is "전체 사례" / "All cases" in the navigation, titles and breadcrumbs.
+    "library": {"ko": "전체 사례", "en": "All cases"},
     "library_intro": {
         "ko": "Kubernetes와 AI 인프라에서 공개된 장애 사례를 원인, 구성 요소, 기여 요인으로 "
         "분류해 모았습니다.",
@@ -68,13 +72,22 @@ _STRINGS: dict[str, dict[str, str]] = {
         "ko": "내 클러스터에도 있는지 확인하기",
         "en": "Check whether your cluster has it too",
     },
-    "check_cluster_components": {
-        "ko": "이 사례의 구성 요소:",
-        "en": "Components in this case:",
-    },
     "cite": {"ko": "인용하기", "en": "Cite this case"},
     "cite_permalink": {"ko": "고유 주소", "en": "Permalink"},
     "cite_text": {"ko": "일반 텍스트", "en": "Plain text"},
+    # case page: contents, permalinks, copy
+    "contents": {"ko": "목차", "en": "Table of contents"},  # Material's own name for its TOC
+    "permalink": {
+        "ko": "{section} 섹션으로 바로 가는 링크",
+        "en": "Permanent link to this section: {section}",
+    },
+    "copy_citation": {"ko": "인용 복사", "en": "Copy citation"},
+    "copy_bibtex": {"ko": "BibTeX 복사", "en": "Copy BibTeX"},
+    "copied": {"ko": "복사했습니다", "en": "Copied"},
+    "copy_failed": {
+        "ko": "복사하지 못했습니다. 선택된 글을 직접 복사해 주세요.",
+        "en": "Could not copy. The text is selected: copy it yourself.",
+    },
     "language_choice": {"ko": "언어를 고르세요", "en": "Choose a language"},
     "facets": {"ko": "분류", "en": "Facets"},
     "browse_facets": {"ko": "분류별로 보기", "en": "Browse by facet"},
@@ -87,7 +100,6 @@ _STRINGS: dict[str, dict[str, str]] = {
     "description_label": {"ko": "설명", "en": "Description"},
     "aliases": {"ko": "다른 이름", "en": "Also known as"},
     "original_language": {"ko": "원문 언어", "en": "Original language"},
-    "breadcrumb_library": {"ko": "라이브러리", "en": "Library"},
     "search_label": {"ko": "사례 검색", "en": "Search cases"},
     "search_placeholder": {
         "ko": "증상, 구성 요소, 원인으로 검색 (예: 인피니밴드 배선)",
@@ -123,6 +135,10 @@ _STRINGS: dict[str, dict[str, str]] = {
         "ko": "사례 {cases}건, 분류 {terms}개를 그렸습니다.",
         "en": "Showing {cases} cases and {terms} terms.",
     },
+    "graph_status_one": {
+        "ko": "사례 {cases}건, 분류 {terms}개를 그렸습니다.",
+        "en": "Showing {cases} case and {terms} terms.",
+    },
     "graph_capped": {
         "ko": "사례가 많아 최근 {shown}건만 그렸습니다(전체 {total}건).",
         "en": "Showing the newest {shown} of {total} cases.",
@@ -131,6 +147,18 @@ _STRINGS: dict[str, dict[str, str]] = {
         "ko": "사례와 분류의 그래프. 같은 내용은 아래 표에 있습니다.",
         "en": "Graph of cases and terms; the table below has the same information.",
     },
+    "graph_size": {"ko": "원 크기: 사례 수", "en": "Circle size: number of cases"},
+    "graph_hint": {
+        "ko": "마우스 휠이나 두 손가락으로 확대·축소하고, 끌어서 옮길 수 있습니다. "
+        "그래프를 선택한 상태에서는 +, −, 0, 화살표 키도 쓸 수 있습니다.",
+        "en": "Zoom with the mouse wheel or a two-finger pinch, and drag to move around. "
+        "With the graph selected, the +, −, 0 and arrow keys work too.",
+    },
+    "graph_zoom": {"ko": "확대와 축소", "en": "Zoom"},
+    "graph_zoom_in": {"ko": "확대", "en": "Zoom in"},
+    "graph_zoom_out": {"ko": "축소", "en": "Zoom out"},
+    "graph_reset": {"ko": "원래대로", "en": "Reset"},
+    "graph_reset_label": {"ko": "확대와 이동을 원래대로", "en": "Reset zoom and position"},
     "kind_case": {"ko": "사례", "en": "Case"},
     "pairs_caption": {
         "ko": "가장 자주 함께 나오는 분류 쌍",
@@ -139,10 +167,6 @@ _STRINGS: dict[str, dict[str, str]] = {
     "pairs_term": {"ko": "분류", "en": "Term"},
     "pairs_with": {"ko": "함께 나오는 분류", "en": "Occurs with"},
     "pairs_count": {"ko": "사례 수", "en": "Cases"},
-    "top_components": {
-        "ko": "이 사례들에서 가장 많이 나오는 구성 요소:",
-        "en": "Components that occur most in these cases:",
-    },
     "matrix": {"ko": "함께 나오는 분류 표", "en": "Co-occurrence"},
     "matrix_title": {"ko": "{rows} × {cols}", "en": "{rows} × {cols}"},
     "matrix_intro": {
@@ -157,6 +181,28 @@ _STRINGS: dict[str, dict[str, str]] = {
     "matrix_cell_one": {
         "ko": "{row}와(과) {col}: 사례 {n}건",
         "en": "{row} and {col}: {n} case",
+    },
+    "matrix_legend": {"ko": "칸의 색: 사례 수", "en": "Cell colour: number of cases"},
+    "matrix_range": {"ko": "{low}~{high}건", "en": "{low}–{high}"},
+    "matrix_only_used": {
+        "ko": "사례가 있는 행과 열만 보기",
+        "en": "Only rows and columns with cases",
+    },
+    "matrix_filtered": {
+        "ko": "필터에 맞는 사례 {n}건으로 센 표입니다.",
+        "en": "Counted over the {n} cases that match the filters.",
+    },
+    "matrix_filtered_one": {
+        "ko": "필터에 맞는 사례 {n}건으로 센 표입니다.",
+        "en": "Counted over the {n} case that matches the filters.",
+    },
+    "matrix_hidden": {
+        "ko": "사례가 없는 행 {rows}개와 열 {cols}개는 숨겼습니다.",
+        "en": "Hidden for having no cases: rows {rows}, columns {cols}.",
+    },
+    "matrix_no_cases": {
+        "ko": "필터에 맞는 사례가 없습니다. 필터를 풀어 보세요.",
+        "en": "No case matches the filters. Remove one to see more.",
     },
     "dropped_words": {
         "ko": "어느 사례에도 없는 단어는 빼고 찾았습니다: {words}",
@@ -181,6 +227,54 @@ _STRINGS: dict[str, dict[str, str]] = {
         "ko": "검색어가 길어 앞의 단어 {n}개만 찾았습니다.",
         "en": "Only the first {n} words of the query were searched.",
     },
+    # the library page: phones, loading, the cluster block, skip links, pages without scripts
+    "not_found_title": {"ko": "페이지를 찾을 수 없습니다", "en": "Page not found"},
+    "not_found": {
+        "ko": "이 주소에는 페이지가 없습니다. 사례의 주소가 바뀌었다면 검색해 보세요.",
+        "en": "There is no page at this address. If a case moved, search for it.",
+    },
+    "not_found_home": {"ko": "전체 사례에서 검색하기", "en": "Search all cases"},
+    "feed_title": {"ko": "Incident Library (한국어)", "en": "Incident Library (English)"},
+    "feed_link": {"ko": "새 사례 피드 (Atom)", "en": "New cases (Atom feed)"},
+    "api_link": {"ko": "사례 데이터 (JSON)", "en": "Case data (JSON)"},
+    "repository_link": {
+        "ko": "저장소 (이슈·풀 리퀘스트)",
+        "en": "Repository (issues, pull requests)",
+    },
+    "footer_links": {"ko": "피드, 데이터, 저장소", "en": "Feeds, data and repository"},
+    "palette_to_dark": {"ko": "어두운 화면으로 바꾸기", "en": "Switch to dark mode"},
+    "palette_to_light": {"ko": "밝은 화면으로 바꾸기", "en": "Switch to light mode"},
+    "loading": {"ko": "결과를 불러오는 중…", "en": "Loading the results…"},
+    "filters": {"ko": "필터", "en": "Filters"},
+    "filters_applied": {"ko": "필터 ({n})", "en": "Filters ({n})"},
+    "show_cases": {"ko": "사례 {n}건 보기", "en": "Show {n} cases"},
+    "show_cases_one": {"ko": "사례 {n}건 보기", "en": "Show {n} case"},
+    "close_filters": {"ko": "닫기", "en": "Close"},
+    "cluster_lead": {
+        "ko": "이 사례들에 가장 많이 나온 구성 요소입니다. 쓰고 있는 것이 있다면 사례들의 "
+        "감지·후속 조치 항목을 내 클러스터에 대입해 보세요.",
+        "en": "The components that occur most in these cases. If you run any of them, walk "
+        "through the cases' detection and follow-up items against your own cluster.",
+    },
+    "cluster_lead_one": {
+        "ko": "이 사례에 나온 구성 요소입니다. 쓰고 있는 것이 있다면 이 사례의 감지·후속 조치 "
+        "항목을 내 클러스터에 대입해 보세요.",
+        "en": "The components in this case. If you run any of them, walk through its detection "
+        "and follow-up items against your own cluster.",
+    },
+    "cluster_checker": {
+        "ko": "점검 도구: {name}",
+        "en": "Checker: {name}",
+    },
+    "skip_links": {"ko": "바로 가기", "en": "Skip links"},
+    "skip_to_results": {"ko": "결과로 건너뛰기", "en": "Skip to results"},
+    "skip_to_facets": {"ko": "필터로 건너뛰기", "en": "Skip to filters"},
+    "noscript": {
+        "ko": "JavaScript가 꺼져 있어 검색과 필터를 쓸 수 없습니다. 주소에 필터가 있어도 아래는 "
+        "전체 목록입니다. 분류별 페이지에서 사례를 찾아보세요.",
+        "en": "JavaScript is off, so search and filters do not work: whatever filters the address "
+        "holds, the list below shows every case. Browse the facet pages instead.",
+    },
     "no_results": {
         "ko": "조건에 맞는 사례가 없습니다. 필터를 풀거나 다른 검색어를 써 보세요.",
         "en": "No case matches. Remove a filter or try other words.",
@@ -189,9 +283,84 @@ _STRINGS: dict[str, dict[str, str]] = {
 
 
 def t(key: str, lang: str, **values: object) -> str:
-    """The string `key` in `lang`, formatted with `values`."""
+    """The string `key` in `lang`, formatted with `values`; in Korean, with the particles after
+    a placeholder that fit the value (see `particle`)."""
     text = _STRINGS[key][lang]
-    return text.format(**values) if values else text
+    if not values:
+        return text
+    if lang == "ko":
+        text = _PARTICLE_AFTER.sub(
+            lambda m: "{" + m.group(1) + "}" + particle(str(values[m.group(1)]), m.group(2)), text
+        )
+    return text.format(**values)
+
+
+# Korean particles that change with the sound before them. A string writes one after a
+# placeholder as dictionaries do, "{row}와(과)", since the value is not known yet; `t` puts the
+# form that fits the value in its place ("잘못된 변경과", "etcd와"), so a reader never sees
+# "와(과)". Each: the form after a consonant, after a vowel, after ㄹ. assets/matrix.js does the
+# same for the strings it fills in the browser: keep the two alike.
+_PARTICLES = {
+    "와(과)": ("과", "와", "과"),
+    "과(와)": ("과", "와", "과"),
+    "이(가)": ("이", "가", "이"),
+    "가(이)": ("이", "가", "이"),
+    "은(는)": ("은", "는", "은"),
+    "는(은)": ("은", "는", "은"),
+    "을(를)": ("을", "를", "을"),
+    "를(을)": ("을", "를", "을"),
+    "(으)로": ("으로", "로", "로"),
+}
+_PARTICLE_AFTER = re.compile(r"\{(\w+)\}(" + "|".join(map(re.escape, _PARTICLES)) + ")")
+# What a particle does not attach to: a parenthesis ("코드형 인프라(IaC)" is read up to 라),
+# closing quotes, a full stop.
+_UNREAD_END = re.compile(r"(?:\s*\([^()]*\)|[\s'\"’”」』》〉\].,·])+$")
+# Digits as Korean reads them: 영 일 이 삼 사 오 육 칠 팔 구.
+_DIGIT_SOUNDS = tuple(
+    {"c": "consonant", "r": "rieul", "v": "vowel"}[sound] for sound in "crvcvvcrrv"
+)
+# An acronym ends as its last letter is named: 엘, 엠, 엔, 알; every other letter's name ends in
+# a vowel (에이, 비, 씨, …, 에스, 유).
+_LETTER_SOUNDS = {"L": "rieul", "R": "rieul", "M": "consonant", "N": "consonant"}
+# A Latin word ends in a consonant when Korean writes its last sound as a final consonant: -l
+# (모달, 구글), -m, -n, -ng, and a stop after a short vowel (큐블릿, 웹훅, 젯스택, 앤트로픽).
+_LATIN_RIEUL = re.compile(r"(?:l|le)$")
+_LATIN_CONSONANT = re.compile(
+    r"(?:m|n|ng|out|(?:(?:^|[^aeiou])[aeiou]|oo)c?k|(?:^|[^aeiou])[aeiou][cpt])$"
+)
+
+
+def final_sound(word: str) -> str:
+    """How `word` ends when read in Korean, which chooses its particle: "consonant", "vowel" or
+    "rieul" (ㄹ). Hangul by its last syllable's final consonant; digits and Latin letters as
+    Korean reads them, which for Latin words is a good guess, not a rule."""
+    word = _UNREAD_END.sub("", word) or word
+    last = word[-1:]
+    if "\uac00" <= last <= "\ud7a3":
+        final = (ord(last) - 0xAC00) % 28
+        return "vowel" if final == 0 else "rieul" if final == 8 else "consonant"
+    if "0" <= last <= "9":
+        return _DIGIT_SOUNDS[int(last)]
+    letters = re.search(r"[A-Za-z]+$", word)
+    if letters is None:
+        return "vowel"
+    run = letters.group(0)
+    if run.isupper() or len(run) == 1:
+        return _LETTER_SOUNDS.get(run[-1].upper(), "vowel")
+    run = run.lower()
+    if _LATIN_RIEUL.search(run):
+        return "rieul"
+    return "consonant" if _LATIN_CONSONANT.search(run) else "vowel"
+
+
+def particle(word: str, written: str) -> str:
+    """The form of the particle `written` ("와(과)", "이(가)", "(으)로"…) that follows `word`:
+    particle("잘못된 변경", "와(과)") == "과", particle("etcd", "와(과)") == "와"."""
+    after_consonant, after_vowel, after_rieul = _PARTICLES[written]
+    sound = final_sound(word)
+    if sound == "vowel":
+        return after_vowel
+    return after_rieul if sound == "rieul" else after_consonant
 
 
 def tn(key: str, lang: str, count: int, **values: object) -> str:

@@ -24,6 +24,8 @@ from generator.outputs.search_data import (
     text_payload,
     vocabulary_parts,
 )
+from generator.pages.build import FULL_CARDS
+from generator.render.renderer import ROOT_MARK
 from generator.render.strings import strings_for
 from generator.search.analyzer import browser_rules
 from generator.search.corpus import build_corpora
@@ -89,12 +91,22 @@ CORPORA = build_corpora(LIBRARY)
 class TestTermsPayload:
     def test_top_level(self):
         payload = terms_payload(LIBRARY, "en")
-        assert list(payload) == ["lang", "total", "graph", "facets", "strings", "rules"]
+        assert list(payload) == [
+            "lang",
+            "total",
+            "graph",
+            "full_cards",
+            "root_mark",
+            "facets",
+            "strings",
+            "rules",
+        ]
+        assert (payload["full_cards"], payload["root_mark"]) == (FULL_CARDS, ROOT_MARK)
         assert payload["rules"] == browser_rules()
         assert (payload["lang"], payload["total"]) == ("en", 2)
         assert payload["graph"] == ["cause", "component", "symptom", "contributing_factor"]
         assert payload["strings"] == strings_for("en")
-        assert terms_payload(LIBRARY, "ko")["strings"]["library"] == "사례 라이브러리"
+        assert terms_payload(LIBRARY, "ko")["strings"]["library"] == "전체 사례"
 
     def test_facets_with_their_flags(self):
         facets = terms_payload(LIBRARY, "en")["facets"]

@@ -207,9 +207,9 @@ class TestPagination:
     def test_only_the_first_page_is_in_the_navigation_and_later_titles_say_the_page(self):
         assert self.PAGES["en/index.html"].in_nav
         assert not self.PAGES["en/page/2.html"].in_nav
-        assert self.PAGES["en/index.html"].title == "Incident library"
-        assert self.PAGES["en/page/2.html"].title == "Incident library (page 2)"
-        assert self.PAGES["ko/page/2.html"].title == "사례 라이브러리 (2쪽)"
+        assert self.PAGES["en/index.html"].title == "All cases"
+        assert self.PAGES["en/page/2.html"].title == "All cases (page 2)"
+        assert self.PAGES["ko/page/2.html"].title == "전체 사례 (2쪽)"
 
     def test_term_pages_are_paginated_too(self):
         first = self.PAGES["en/cause/gpu-failure.html"]

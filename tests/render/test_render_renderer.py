@@ -18,11 +18,16 @@ from generator.load.taxonomy import build_taxonomy
 from generator.model.incident import SECTIONS, CaseText, Incident, Section, incident_model
 from generator.model.library import build_library
 from generator.model.taxonomy import Taxonomy
+from generator.outputs.assets import asset_files
 from generator.pages.build import SiteOptions, build_pages
 from generator.render.renderer import Renderer
 
 TAX = build_taxonomy(parse_yaml(TAXONOMY, "taxonomy.yml"), "taxonomy.yml")[0]
-OPTIONS = SiteOptions(site_url="https://example.org/")
+OPTIONS = SiteOptions(
+    site_url="https://example.org/",
+    check_cluster_name="cluster-check",
+    check_cluster_url="https://checker.example.org/",
+)
 
 
 def make(
@@ -134,12 +139,17 @@ class TestEveryPage:
         assert kinds == {"RootPage", "HomePage", "CasePage", "FacetPage", "TermPage", "MatrixPage"}
         for url, html in HTML.items():
             assert html.strip(), url
-            assert "<html" not in html and "<body" not in html, url  # the shell adds the frame
+            if BY_URL[url].standalone:  # the root page: a document of its own
+                assert html.startswith("<!doctype html>") and html.rstrip().endswith("</html>")
+            else:
+                assert "<html" not in html and "<body" not in html, url  # the shell's frame
 
     def test_every_internal_link_is_relative_and_lands_on_a_page(self):
-        files = set(BY_URL) | {
-            f"{lang}/search/{n}.js" for lang in ("ko", "en") for n in ("terms", "graph")
-        }
+        files = (
+            set(BY_URL)
+            | set(asset_files(TAX))
+            | {f"{lang}/search/{n}.js" for lang in ("ko", "en") for n in ("terms", "graph")}
+        )
         checked = 0
         for url, html in HTML.items():
             tree = HTMLParser(html)
@@ -149,7 +159,7 @@ class TestEveryPage:
                 if parts.scheme:
                     continue
                 assert not link.startswith("/"), (url, link)
-                target = resolve(url, link)
+                target = resolve(url, link) if parts.path else url  # "#id": this page
                 assert target in files, (url, link)
                 if parts.fragment:
                     assert parse(target).css_first(f"#{parts.fragment}") is not None, (url, link)
@@ -243,8 +253,8 @@ class TestCasePage:
 
     def test_sources_citation_and_related(self):
         tree = parse("en/cases/a.html")
-        assert hrefs(tree, "#sources a") == ["https://reports.acme.dev/report"]
-        assert tree.css_first("#sources a").attributes["rel"] == "noopener noreferrer"
+        assert hrefs(tree, "#sources li a") == ["https://reports.acme.dev/report"]
+        assert tree.css_first("#sources li a").attributes["rel"] == "noopener noreferrer"
         assert texts(tree, ".il-cite__text") == [
             'Incident Library contributors. "a in en". Incident Library, 2024. '
             "https://example.org/en/cases/a.html"
@@ -338,19 +348,21 @@ class TestCaseCards:
 
     def test_each_card_is_rendered_once_per_language(self, monkeypatch):
         renderer = Renderer(LIBRARY, OPTIONS)
-        made: list[tuple[str, str]] = []
+        made: list[tuple[str, str, bool]] = []
         card = renderer._card
 
-        def counting(incident, lang, link):
-            made.append((incident.id, lang))
-            return card(incident, lang, link)
+        def counting(incident, lang, link, full=False):
+            made.append((incident.id, lang, full))
+            return card(incident, lang, link, full)
 
         monkeypatch.setattr(renderer, "_card", counting)
         for page in PAGES:
             renderer.render(page)
-        assert sorted(made) == sorted(
-            {(i.id, lang) for i in LIBRARY.incidents for lang in ("ko", "en")}
-        )
+        # once per language and form (the summary card, and the full card of short lists)
+        assert len(made) == len(set(made))
+        assert {(i, lang) for i, lang, _ in made} == {
+            (i.id, lang) for i in LIBRARY.incidents for lang in ("ko", "en")
+        }
 
     def test_card_content(self):
         card = parse("ko/index.html").css_first('.il-card[data-case="b"]')
@@ -429,7 +441,8 @@ class TestListPages:
         tree = parse("en/matrix/cause-x-component.html")
         assert texts(tree, "thead th") == ["GPU driver", "etcd", "InfiniBand fabric"]
         assert texts(tree, "tbody th") == ["GPU failure", "Faulty change"]
-        assert [c.text() for c in tree.css("tbody td")] == ["2", "", "1", "", "1", ""]
+        # an empty cell holds a "0" that only screen readers get (library.css il-matrix__zero)
+        assert [c.text() for c in tree.css("tbody td")] == ["2", "0", "1", "0", "1", "0"]
         hit = tree.css_first(".il-matrix__hit a")
         assert hit.attributes["href"] == "../index.html?cause=gpu-failure&component=gpu-driver"
         assert hit.attributes["aria-label"] == "GPU failure and GPU driver: 2 cases"
@@ -467,7 +480,10 @@ class TestHostileValues:
     def test_titles_and_summaries_are_text(self):
         tree, html = self.render_case()
         assert tree.css("img") == []
-        assert [s.attributes.get("src") for s in tree.css("script")] == ["../en/search/terms.js"]
+        assert [s.attributes.get("src") for s in tree.css("script")] == [
+            "../../assets/case.js",
+            "../en/search/terms.js",
+        ]
         assert texts(tree, "article h1") == [self.TITLE]
         assert texts(tree, ".il-card__title") == [self.TITLE]
         assert texts(tree, ".il-case__summary") == [self.SUMMARY]

@@ -79,7 +79,7 @@ def test_t_formats_only_when_given_values():
 def test_strings_for_is_a_copy():
     copy = strings.strings_for("en")
     copy["library"] = "changed"
-    assert strings.t("library", "en") == "Incident library"
+    assert strings.t("library", "en") == "All cases"
 
 
 def test_every_key_the_templates_use_exists():

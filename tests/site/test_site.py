@@ -27,7 +27,9 @@ def page(site: Path, url: str) -> HTMLParser:
 
 
 def texts(tree: HTMLParser, selector: str) -> list[str]:
-    return [n.text(strip=True) for n in tree.css(selector)]
+    """Each node's text as a reader sees it: runs of white space as one space, none at the ends
+    (not `strip=True`, which also drops the spaces between inline elements)."""
+    return [" ".join(n.text(strip=False).split()) for n in tree.css(selector)]
 
 
 def resolve(from_url: str, href: str) -> str:
@@ -197,8 +199,8 @@ class TestFacetAndTermPages:
 def test_navigation_shows_only_the_page_language(site):
     tree = page(site, "en/index.html")
     labels = texts(tree, ".md-nav--primary .md-nav__link")
-    assert "Incident library" in labels and "About" in labels
-    assert "사례 라이브러리" not in labels
+    assert "All cases" in labels and "About" in labels
+    assert "전체 사례" not in labels
     assert tree.css_first('a[href*="cases/globex-etcd-outage"]') is not None  # a card
     assert not any("cases/" in (a.attributes.get("href") or "") for a in tree.css(".md-nav a"))
 
@@ -344,7 +346,7 @@ def test_sitemap_lists_pages_with_hreflang_alternates(site):
 def test_case_page_has_a_citation_block(site):
     tree = page(site, f"en/cases/{CASE}.html")
     permalink = f"http://127.0.0.1:8000/en/cases/{CASE}.html"
-    assert tree.css_first("#cite a").attributes["href"] == permalink
+    assert tree.css_first("#cite p a").attributes["href"] == permalink
     bibtex = tree.css_first(".il-cite__bibtex").text()
     assert bibtex.startswith(f"@misc{{incident-library:{CASE},")
     assert "howpublished = {\\url{" + permalink + "}}" in bibtex

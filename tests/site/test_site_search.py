@@ -325,8 +325,8 @@ def test_graph_shows_five_kinds_follows_filters_and_navigates(chromium, base, li
     )
     assert query_params(page) == {"component": ["infiniband-fabric"], "graph": ["1"]}
     assert graph_kinds(page)["case"] < kinds["case"]
-    top = page.inner_text("[data-il-top-components]")
-    assert "InfiniBand 패브릭" in top
+    applied = page.locator(".il-applied .il-chip--applied[data-term]").all_inner_texts()
+    assert [" ".join(a.split()) for a in applied] == ["구성 요소 = InfiniBand 패브릭 ×"]
 
     # a case node opens the case (from the keyboard, as every node is a link)
     page.focus(f'[data-il-graph-canvas] .il-node--case[data-case="{IMBUE}"]')

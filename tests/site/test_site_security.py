@@ -11,7 +11,7 @@ import pytest
 from browser import PageWatch, serve
 from conftest import BODY_EN, REPO, TODAY, Project, incident_text, translation_text
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
-from sitebuild import build_fixture_site, write_fixture_library
+from sitebuild import CHECKER, REPOSITORY, build_fixture_site, write_fixture_library
 
 from generator.model.incident import CaseText, Incident, Section, Source, incident_model
 from generator.model.library import build_library
@@ -291,9 +291,19 @@ def _build_cli(root: Path) -> subprocess.CompletedProcess:
             "site_name in mkdocs.yml must be plain text, without < or >",
         ),
         (
-            '    url: ""',
+            f'    url: "{CHECKER[1]}"',
             "    url: javascript:alert(1)",
             "extra.check_cluster.url: 'javascript:alert(1)' is not an http(s) address",
+        ),
+        (
+            f'repository: "{REPOSITORY}"',
+            'repository: "javascript:alert(1)"',
+            "extra.repository (or REPOSITORY_URL): 'javascript:alert(1)' is not an http(s) address",
+        ),
+        (
+            f'    name: "{CHECKER[0]}"',
+            '    name: ""',
+            "extra.check_cluster in mkdocs.yml has a url but no name",
         ),
     ],
 )

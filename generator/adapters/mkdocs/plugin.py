@@ -95,17 +95,19 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
 
     def on_page_context(self, context, page, config, nav):
         if self.site.page(page.file.dest_uri) is not None:
-            page.content = self.site.content(page.file.dest_uri)
+            support.set_content(page, self.site.content(page.file.dest_uri))
         return context
 
     def on_env(self, env, config, files):
-        env.globals["il_cached"] = support.cached_fragments()
-        env.globals["il_marker"] = MARKER
+        env.globals.update(support.theme_globals(MARKER))
         env.bytecode_cache = self.bytecode
         return env
 
     def on_post_page(self, output, page, config):
-        if self.site.page(page.file.dest_uri) is not None:
+        generated = self.site.page(page.file.dest_uri)
+        if generated is not None:
+            if generated.standalone:  # a whole document: the theme's frame is not used
+                output = support.standalone(self.site.content(page.file.dest_uri), MARKER)
             page.content = None  # written; MkDocs need not keep it
         return with_policy(output)
 

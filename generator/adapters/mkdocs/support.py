@@ -3,6 +3,7 @@ navigation, settings). Everything here knows MkDocs; nothing here knows incident
 
 from __future__ import annotations
 
+import html
 import logging
 import os
 import re
@@ -16,10 +17,11 @@ from mkdocs.structure.pages import Page as MkDocsPage
 from mkdocs.structure.toc import get_toc
 
 from ...build.site import Site
-from ...languages import DEFAULT, LANGS, of_url
+from ...languages import AUTONYMS, DEFAULT, LANGS, of_url
 from ...load.project import ProjectPaths
 from ...pages import urls
 from ...pages.build import SiteOptions
+from ...render import strings
 from ...validate.diagnostics import Diagnostic
 
 log = logging.getLogger("mkdocs.plugins.incident_library")
@@ -120,11 +122,25 @@ def site_options(config) -> SiteOptions:
             raise SettingsError(f"{name} in mkdocs.yml must be plain text, without < or >")
     extra = config.extra.get("check_cluster") or {}
     _web_address(str(config.site_url or ""), "site_url (or SITE_URL)")
-    _web_address(str(extra.get("url", "")), "extra.check_cluster.url")
+    url, name = str(extra.get("url") or ""), str(extra.get("name") or "").strip()
+    _web_address(url, "extra.check_cluster.url")
+    _web_address(str(config.extra.get("repository") or ""), "extra.repository (or REPOSITORY_URL)")
+    if url and not name:
+        raise SettingsError(
+            "extra.check_cluster in mkdocs.yml has a url but no name: the block names the "
+            "checker it links (name: the checker's name)"
+        )
+    unknown = sorted(set(extra) - {"name", "url", *LANGS})
+    if unknown:
+        raise SettingsError(
+            f"extra.check_cluster in mkdocs.yml: unknown key {', '.join(unknown)} "
+            f"(it takes name, url and a line per language: {', '.join(LANGS)})"
+        )
     return SiteOptions(
         site_url=config.site_url or DEFAULT_SITE_URL,
-        check_cluster_url=str(extra.get("url", "")),
-        check_cluster_text=MappingProxyType({k: str(v) for k, v in extra.items() if k != "url"}),
+        check_cluster_name=name,
+        check_cluster_url=url,
+        check_cluster_text=MappingProxyType({k: str(extra[k]) for k in LANGS if extra.get(k)}),
     )
 
 
@@ -214,6 +230,35 @@ def page_meta(page, site: Site, known: set[str]) -> None:
     page.meta["alternates"] = alternates(page.file.dest_uri, known)
 
 
+# A page that lists its own sections says so with `<nav class="il-toc" data-il-contents="TITLE">`
+# (TITLE: the id of its <h1>) holding `<a href="#ID">HEADING</a>` per section: the case page.
+_CONTENTS = re.compile(
+    r'<nav class="il-toc"[^>]* data-il-contents="([^"]+)"[^>]*>(.*?)</nav>', re.S
+)
+_CONTENTS_ENTRY = re.compile(r'<a href="#([^"]+)">(.*?)</a>', re.S)
+
+
+def set_content(page, content: str) -> None:
+    """A generated page's content, and its sections as MkDocs' table of contents: Material then
+    shows them in its right sidebar (scroll-spy included) and its skip link goes to the title.
+
+    The list is read from the content's own contents list, so the sidebar names exactly what the
+    page shows; headings are already HTML there, as MkDocs' TOC titles are."""
+    page.content = content
+    found = _CONTENTS.search(content) if "data-il-contents" in content else None
+    if found is None:
+        return
+    sections = [
+        {"level": 2, "id": anchor, "name": name, "children": []}
+        for anchor, name in _CONTENTS_ENTRY.findall(found.group(2))
+    ]
+    title = html.escape(str(page.meta.get("title", "")))
+    # One level-1 entry (the title) holding the sections: Material lists its children and
+    # points "skip to content" at it, not past the case's facts and summary.
+    page.toc = get_toc([{"level": 1, "id": found.group(1), "name": title, "children": sections}])
+    page.meta["hide"] = [h for h in page.meta.get("hide", ()) if h != "toc"]
+
+
 def alternates(dest_uri: str, known: set[str]) -> list[dict[str, str]]:
     """The same page in each language, as links relative to this page; only pages that exist."""
     if of_url(dest_uri) is None:
@@ -224,6 +269,18 @@ def alternates(dest_uri: str, known: set[str]) -> list[dict[str, str]]:
         if target in known:
             out.append({"lang": lang, "href": urls.relative(dest_uri, target), "url": target})
     return out
+
+
+def theme_globals(marker: str) -> dict:
+    """What the templates in overrides/ use besides MkDocs' own: the cache of shared fragments,
+    the marker every page carries, the library's strings (`il_t(key, lang)`) for the frame's
+    labels, and each language with its own name."""
+    return {
+        "il_cached": cached_fragments(),
+        "il_marker": marker,
+        "il_t": strings.t,
+        "il_languages": AUTONYMS,
+    }
 
 
 def cached_fragments():
@@ -240,3 +297,8 @@ def cached_fragments():
         return html
 
     return cached
+
+
+def standalone(document: str, marker: str) -> str:
+    """A page the core wrote as a whole document, with the marker every built page carries."""
+    return document.replace("</head>", f"  {marker}\n</head>", 1)

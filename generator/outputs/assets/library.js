@@ -17,6 +17,7 @@
   var SITE = root.getAttribute("data-il-site-root") || "";
   var LANG_ROOT = SITE + LANG + "/";
   var PAGE_SIZE = 20;
+  var FULL_CARDS = TERMS.full_cards || 0;
   var SCOPE = parseScope(root.getAttribute("data-il-scope"));
   var FACETS = TERMS.facets.map(function (f) { return f.id; });
   // The roles taxonomy.yml gives facets: chips on cards, and the "check your cluster" list.
@@ -199,30 +200,55 @@
     }));
   }
 
+  // The labelled sections of each case shown (cards/<id>.js), when at most FULL_CARDS cases
+  // remain: the list then reads like the case pages, as the reference page does.
+  function loadSections(ids) {
+    if (!ids.length || ids.length > FULL_CARDS) return Promise.resolve([]);
+    return Promise.all(ids.map(function (id) {
+      var cards = data().cards || {};
+      if (cards[id]) return cards[id];
+      return loadScript(SEARCH + "cards/" + encodeURIComponent(id) + ".js").then(
+        function () { return (data().cards || {})[id]; },
+        function () { return null; }
+      );
+    }));
+  }
+
   function search(engine, query, filters, page, stale) {
     return engine.search(query, filters, { stale: stale }).then(function (result) {
       if (!result) return null;
       var ids = result.ids;
-      var shown = ids.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
-      return loadTexts(shown).then(function (texts) {
+      var last = Math.max(1, Math.ceil(ids.length / PAGE_SIZE));
+      // A page past the last one (an old link, a shrunken library) shows the last page.
+      result.page = Math.min(page, last);
+      var shown = ids.slice((result.page - 1) * PAGE_SIZE, result.page * PAGE_SIZE);
+      var full = ids.length <= FULL_CARDS ? shown : [];
+      return Promise.all([loadTexts(shown), loadSections(full)]).then(function (loaded) {
+        var texts = loaded[0];
+        var sections = loaded[1];
         if (stale && stale()) return null;
         result.items = shown.map(function (id, n) {
           var text = texts[n];
           if (!text) return { id: id, url: "cases/" + id + ".html", title: id, summary: "", terms: {} };
           var item = Object.assign({}, text);
+          if (sections[n]) item.sections = sections[n];
           if (result.groups.length) item.passage = engine.passage(text.sentences, result.groups, result.weights);
           return item;
         });
         result.allIds = function (limit) { return Promise.resolve(ids.slice(0, limit)); };
-        // The components of the cases found (the "check your cluster" list): counted over the
-        // results themselves, where the facet counts say what each value would give.
-        var found = {};
-        if (CHECKLIST) {
-          result.positions.forEach(function (at) {
-            (engine.index.docs[at].terms[CHECKLIST] || []).forEach(function (id) { found[id] = (found[id] || 0) + 1; });
+        // How many of the cases found carry each term, facet by facet: the "check your cluster"
+        // list and each facet's "원인별 N" (the values present in these results), where the
+        // facet counts say what choosing each value would give.
+        var present = {};
+        FACETS.forEach(function (facet) { present[facet] = {}; });
+        result.positions.forEach(function (at) {
+          var terms = engine.index.docs[at].terms;
+          FACETS.forEach(function (facet) {
+            (terms[facet] || []).forEach(function (id) { present[facet][id] = (present[facet][id] || 0) + 1; });
           });
-        }
-        result.checklistCounts = found;
+        });
+        result.present = present;
+        result.checklistCounts = CHECKLIST ? present[CHECKLIST] : {};
         return result;
       });
     });
@@ -319,13 +345,22 @@
       quote = marked("p", { class: "il-card__passage", "data-il-passage": "" }, passage);
       if (item.lang && item.lang !== LANG) quote.setAttribute("lang", item.lang);
     }
-    return el("article", { class: "il-card", "data-case": item.id }, [
+    return el("article", { class: "il-card" + (item.sections ? " il-card--full" : ""), "data-case": item.id }, [
       el("h3", { class: "il-card__title" }, [link]),
       el("p", { class: "il-card__meta", text: (item.org ? item.org + " · " : "") + S.occurred + " " + item.date }),
       summary,
       quote,
-      chips,
+      item.sections ? sectionsNode(item.sections) : chips,
     ]);
+  }
+
+  // The sections as the build rendered them (generator/render/renderer.py, the same markup as a
+  // term page with a few cases), its links made relative to this page. The build writes this
+  // HTML from sanitised Markdown; it is parsed inert and holds no script.
+  function sectionsNode(html) {
+    var template = document.createElement("template");
+    template.innerHTML = html.split(TERMS.root_mark).join(SITE);
+    return template.content.firstElementChild;
   }
 
   function marked(tag, attrs, passage) {
@@ -362,7 +397,9 @@
       el("div", { class: "il-panel" }, [suggestHeading, suggestions]),
     ]);
     root.parentNode.insertBefore(panel, root);
+    var drawer = buildDrawer(panel, input);
     ui = {
+      drawer: drawer,
       input: input,
       applied: applied,
       suggestions: suggestions,
@@ -387,14 +424,77 @@
     panel.addEventListener("click", onPanelClick);
   }
 
+  // ---- Phones: the facet lists in a drawer ------------------------------------------------
+  // Below 60em the facet lists come after every result, far down the page. A button under the
+  // search box (shown only there, by library.css) opens them over the page instead; the
+  // drawer's own button closes it and says how many cases the filters now give.
+  function buildDrawer(panel, input) {
+    var facets = root.querySelector(".il-library__facets");
+    if (!facets) return null;
+    facets.id = facets.id || "il-facets";
+    var open = el("button", {
+      type: "button",
+      class: "il-filter-button",
+      "aria-controls": facets.id,
+      "aria-expanded": "false",
+      "data-il-drawer-open": "",
+    });
+    var close = el("button", { type: "button", class: "il-drawer__close md-button md-button--primary", "data-il-drawer-close": "" });
+    var head = el("div", { class: "il-drawer__head" }, [
+      el("h2", { class: "il-drawer__title", id: "il-drawer-title", text: S.filters }),
+      close,
+    ]);
+    facets.insertBefore(head, facets.firstChild);
+    input.parentNode.insertBefore(open, input.nextSibling);
+
+    function setOpen(value) {
+      root.classList.toggle("il-drawer-open", value);
+      document.documentElement.classList.toggle("il-drawer-lock", value);
+      open.setAttribute("aria-expanded", String(value));
+      if (value) {
+        facets.setAttribute("role", "dialog");
+        facets.setAttribute("aria-modal", "true");
+        facets.setAttribute("aria-labelledby", "il-drawer-title");
+        close.focus();
+      } else {
+        facets.setAttribute("role", "region");
+        facets.removeAttribute("aria-modal");
+        facets.removeAttribute("aria-labelledby");
+        open.focus();
+      }
+    }
+    open.addEventListener("click", function () { setOpen(true); });
+    close.addEventListener("click", function () {
+      setOpen(false);
+      if (ui.count) ui.count.scrollIntoView({ block: "start" });
+    });
+    document.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && root.classList.contains("il-drawer-open")) setOpen(false);
+    });
+    return { open: open, close: close };
+  }
+
+  function renderFilterButton(total) {
+    if (!ui.drawer) return;
+    var n = 0;
+    Object.keys(state.filters).forEach(function (f) { n += state.filters[f].length; });
+    ui.drawer.open.textContent = n ? format(S.filters_applied, { n: n }) : S.filters;
+    if (typeof total === "number") {
+      ui.drawer.close.textContent = format(total === 1 ? S.show_cases_one : S.show_cases, { n: total.toLocaleString(LANG) });
+    } else if (!ui.drawer.close.textContent) {
+      ui.drawer.close.textContent = S.close_filters;
+    }
+  }
+
   function onFacetClick(event) {
     var link = event.target.closest(
       ".il-library__facets a[data-term], .il-card a[data-term], [data-il-summary] a[data-term]"
     );
-    if (!link || event.metaKey || event.ctrlKey || event.shiftKey) return;
+    if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
     if (link.getAttribute("aria-disabled") === "true") return;
     toggle(link.getAttribute("data-facet"), link.getAttribute("data-term"));
+    revealResults = true;
   }
 
   function onPanelClick(event) {
@@ -403,9 +503,19 @@
     var action = button.getAttribute("data-il-action");
     var facet = button.getAttribute("data-facet");
     var id = button.getAttribute("data-term");
+    // The button goes away with the filter: focus moves to the chip that takes its place, or to
+    // the search box when none is left, never to <body>.
+    var chips = Array.prototype.slice.call(ui.applied.querySelectorAll("button[data-il-action]"));
+    var at = chips.indexOf(button);
     if (action === "remove") toggle(facet, id);
     else if (action === "clear-query") update({ query: "", page: 1 }, "push");
     else if (action === "clear") update({ query: "", filters: {}, page: 1 }, "push");
+    if (action === "remove" || action === "clear-query" || action === "clear") {
+      var left = ui.applied.querySelectorAll("button.il-chip--applied");
+      var next = action === "clear" ? null : left[Math.min(at, left.length - 1)];
+      (next || ui.input).focus();
+      return;
+    }
     else if (action === "suggest") {
       var query = state.query;
       var start = Number(button.getAttribute("data-start"));
@@ -504,7 +614,13 @@
     node.appendChild(list);
   }
 
-  function renderFacetCounts(counts) {
+  function renderFacetCounts(counts, present) {
+    // "원인별 N": how many causes these results have (the reference page's count).
+    root.querySelectorAll(".il-library__facets .il-facet[data-facet]").forEach(function (section) {
+      var total = section.querySelector(".il-facet__total");
+      var facet = section.getAttribute("data-facet");
+      if (total && present[facet]) total.textContent = String(Object.keys(present[facet]).length);
+    });
     root.querySelectorAll(".il-library__facets a[data-term]").forEach(function (link) {
       var facet = link.getAttribute("data-facet");
       var id = link.getAttribute("data-term");
@@ -524,7 +640,9 @@
     });
   }
 
-  function renderTopComponents(counts) {
+  function renderTopComponents(counts, total) {
+    var lead = root.querySelector("[data-il-cluster-lead]");
+    if (lead) lead.textContent = total === 1 ? S.cluster_lead_one : S.cluster_lead;
     var box = root.querySelector("[data-il-top-components]");
     if (!box || !CHECKLIST) return;
     var top = Object.keys(counts)
@@ -565,7 +683,8 @@
     nav.appendChild(list);
     nav.onclick = function (event) {
       var link = event.target.closest("a[data-page]");
-      if (!link) return;
+      // A new tab or window (Ctrl/Cmd/Shift-click, a middle click) opens the link's own URL.
+      if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
       event.preventDefault();
       update({ page: Number(link.getAttribute("data-page")) }, "push");
       ui.count.scrollIntoView({ block: "start" });
@@ -573,6 +692,12 @@
   }
 
   function renderResults(result) {
+    if (result.page !== state.page) {
+      // Past the last page: show the last one, and say so in the address.
+      state = Object.assign({}, state, { page: result.page });
+      history.replaceState(null, "", stateUrl(state));
+      updateAlternates();
+    }
     var total = result.total;
     var start = total ? (state.page - 1) * PAGE_SIZE + 1 : 0;
     var end = Math.min(total, state.page * PAGE_SIZE);
@@ -597,14 +722,18 @@
       ui.cards.appendChild(card(item));
     });
     renderPagination(total);
-    renderFacetCounts(result.counts);
-    renderTopComponents(result.checklistCounts || {});
+    renderFacetCounts(result.counts, result.present || {});
+    renderFilterButton(total);
+    renderTopComponents(result.checklistCounts || {}, total);
+    if (ui.results) ui.results.removeAttribute("aria-busy");
     root.setAttribute("data-il-ready", "true");
-    root.dispatchEvent(new CustomEvent("il:results", { detail: { state: state, result: result } }));
+    lastResults = { state: state, result: result };
+    root.dispatchEvent(new CustomEvent("il:results", { detail: lastResults }));
   }
 
   // ---- Flow ------------------------------------------------------------------------------
   var state = readState();
+  var lastResults = null; // the detail of the last il:results event, for scripts that start later
   var engine = null;
   var serial = 0;
 
@@ -624,19 +753,45 @@
     if (mode === "push" && url !== location.pathname + location.search) history.pushState(null, "", url);
     else if (mode === "replace") history.replaceState(null, "", url);
     if (ui.input.value !== state.query) ui.input.value = state.query;
+    updateAlternates();
     run();
+  }
+
+  // ---- The language switch keeps the view ------------------------------------------------
+  // Term ids, the query and page numbers mean the same in both languages, so the switch
+  // (overrides/partials/alternate.html) leads to the same view in the other language.
+  var alternates = Array.prototype.slice.call(document.querySelectorAll("a[data-il-alternate]"));
+  alternates.forEach(function (a) { a.setAttribute("data-il-href", a.getAttribute("href")); });
+  function updateAlternates() {
+    var query = stateUrl(state).slice(location.pathname.length);
+    alternates.forEach(function (a) { a.setAttribute("href", a.getAttribute("data-il-href") + query); });
+  }
+
+  // After a filter chosen low in the facet list, the results it gives are brought into view
+  // (the facet list stays where it was, and keeps the focus).
+  var revealResults = false;
+  function reveal() {
+    if (!revealResults) return;
+    revealResults = false;
+    if (root.classList.contains("il-drawer-open")) return; // the drawer's button shows them
+    if (ui.count.getBoundingClientRect().top < 0) ui.count.scrollIntoView({ block: "start" });
   }
 
   function run() {
     renderApplied();
     renderSuggestions();
+    renderFilterButton();
     root.setAttribute("data-il-ready", "pending");
+    if (ui.results) ui.results.setAttribute("aria-busy", "true");
     var ticket = ++serial;
     function stale() { return ticket !== serial; }
     return ensureEngine().then(function (engine) {
       return search(engine, state.query, effectiveFilters(), state.page, stale);
     }).then(function (result) {
-      if (result && !stale()) renderResults(result);
+      if (result && !stale()) {
+        renderResults(result);
+        reveal();
+      }
     });
   }
 
@@ -647,6 +802,7 @@
   function ensureEngine() {
     if (!enginePromise) {
       root.setAttribute("data-il-ready", "loading");
+      if (ui.range && !isEmpty(state)) ui.range.textContent = S.loading;
       enginePromise = createEngine().then(function (created) {
         engine = created;
         root.setAttribute("data-il-engine", engine.name);
@@ -659,13 +815,16 @@
   window.addEventListener("popstate", function () {
     state = readState();
     ui.input.value = state.query;
+    updateAlternates();
     run();
   });
 
   buildControls();
   ui.input.value = state.query;
+  updateAlternates();
   renderApplied();
   renderSuggestions();
+  renderFilterButton();
   if (isEmpty(state)) {
     root.setAttribute("data-il-ready", "true");
     ui.input.addEventListener("focus", ensureEngine, { once: true });
@@ -676,6 +835,7 @@
   window.IncidentLibrary = {
     toggle: toggle,
     view: function () { return { graph: state.graph }; },
+    results: function () { return lastResults; },
     setView: function (view) {
       if (!!view.graph !== state.graph) {
         state = Object.assign({}, state, { graph: !!view.graph });
