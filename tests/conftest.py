@@ -308,3 +308,94 @@ def repository_library():
 
     checked = check_project(ProjectPaths.at(REPO), date.today())
     return build_library(checked.taxonomy, checked.result.incidents)
+
+
+def memory_incident(taxonomy, incident_id: str, **terms):
+    """An incident made in memory, without files: Acme's, with one term per descriptive facet
+    unless `terms` say otherwise, every section holding its own key, in English and Korean."""
+    from generator.model.incident import SECTIONS, CaseText, Incident, Section, incident_model
+
+    values = {
+        "organization": "acme",
+        "domain": ("ai-infra",),
+        "symptom": ("training-job-failure",),
+        "cause": ("gpu-failure",),
+        "component": ("gpu-driver",),
+    } | terms
+    meta = incident_model(taxonomy).model_validate(
+        {
+            "id": incident_id,
+            "title": incident_id,
+            "summary": "What happened.",
+            "lang": "en",
+            "occurred": "2024-03-01",
+            "published": "2024-04-02",
+            "sources": [
+                {
+                    "url": "https://reports.acme.dev/r",
+                    "title": "Postmortem",
+                    "publisher": "Acme",
+                    "date": "2024-04-02",
+                }
+            ],
+            **values,
+        }
+    )
+    texts = tuple(
+        CaseText(
+            lang,
+            incident_id,
+            "Summary.",
+            tuple(Section(key, key, n) for n, key in enumerate(SECTIONS)),
+            f"incidents/{incident_id}.md",
+        )
+        for lang in ("en", "ko")
+    )
+    return Incident(meta, f"incidents/{incident_id}.md", texts)
+
+
+# ---- The fixture site the browser tests share ---------------------------------------------
+# Built once per run, served over loopback http, and offered both ways (`base`: http, then
+# opened from disk). Modules that need another library (the repository's, a wide one, hostile
+# settings) define their own `site`, which `base` then serves.
+
+
+@pytest.fixture(scope="session")
+def fixture_site(tmp_path_factory) -> Path:
+    from sitebuild import build_fixture_site, write_fixture_library
+
+    project = Project(tmp_path_factory.mktemp("fixture-site") / "project")
+    write_fixture_library(project)
+    return build_fixture_site(project.root)
+
+
+@pytest.fixture(scope="session")
+def fixture_http(fixture_site) -> str:
+    from browser import serve
+
+    with serve(fixture_site) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def site(fixture_site) -> Path:
+    return fixture_site
+
+
+@pytest.fixture(scope="module")
+def http(fixture_site, fixture_http) -> str:
+    return fixture_http
+
+
+@pytest.fixture(scope="module", params=["http", "file"])
+def base(request, site, http) -> str:
+    """The site over http and from disk (file://); a module with its own `site` serves it."""
+    if request.param == "file":
+        yield site.as_uri() + "/"
+    elif site == request.getfixturevalue("fixture_site"):
+        yield http
+    else:
+        from browser import serve
+
+        with serve(site) as url:
+            yield url

@@ -8,12 +8,11 @@ selectolax."""
 from __future__ import annotations
 
 import pytest
-from conftest import TAXONOMY
+from conftest import TAXONOMY, memory_incident
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 
 from generator.load.front_matter import parse_yaml
 from generator.load.taxonomy import build_taxonomy
-from generator.model.incident import SECTIONS, CaseText, Incident, Section, incident_model
 from generator.model.library import build_library
 from generator.pages.build import SiteOptions, build_pages
 from generator.render import strings
@@ -86,44 +85,8 @@ class TestParticles:
         assert strings.t("matrix_cell", "ko") == "{row}와(과) {col}: 사례 {n}건"
 
 
-def make(incident_id: str, **terms) -> Incident:
-    values = {
-        "organization": "acme",
-        "domain": ("ai-infra",),
-        "symptom": ("training-job-failure",),
-        "cause": ("gpu-failure",),
-        "component": ("gpu-driver",),
-    } | terms
-    meta = incident_model(TAX).model_validate(
-        {
-            "id": incident_id,
-            "title": incident_id,
-            "summary": "What happened.",
-            "lang": "en",
-            "occurred": "2024-03-01",
-            "published": "2024-04-02",
-            "sources": [
-                {
-                    "url": "https://reports.acme.dev/r",
-                    "title": "Postmortem",
-                    "publisher": "Acme",
-                    "date": "2024-04-02",
-                }
-            ],
-            **values,
-        }
-    )
-    texts = tuple(
-        CaseText(
-            lang,
-            incident_id,
-            "Summary.",
-            tuple(Section(key, key, n) for n, key in enumerate(SECTIONS)),
-            f"incidents/{incident_id}.md",
-        )
-        for lang in ("en", "ko")
-    )
-    return Incident(meta, f"incidents/{incident_id}.md", texts)
+def make(incident_id: str, **terms):
+    return memory_incident(TAX, incident_id, **terms)
 
 
 # gpu-failure × gpu-driver: 3 cases; × InfiniBand fabric: 1; faulty-change × etcd: 2

@@ -8,18 +8,10 @@ from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
-from conftest import Project
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
-from sitebuild import FIXTURE_CASES, build_fixture_site, write_fixture_library
+from sitebuild import FIXTURE_CASES
 
 CASE = "acme-gpu-outage-01"
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    project = Project(tmp_path_factory.mktemp("site") / "project")
-    write_fixture_library(project)
-    return build_fixture_site(project.root)
 
 
 def page(site: Path, url: str) -> HTMLParser:

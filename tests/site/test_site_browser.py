@@ -3,31 +3,13 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
-from browser import PageWatch, serve
-from conftest import REPO, Project
-from sitebuild import build_fixture_site, write_fixture_library
+from browser import PageWatch
+from conftest import REPO
 
 CASE = "acme-gpu-outage-01"
 AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    project = Project(tmp_path_factory.mktemp("browser") / "project")
-    write_fixture_library(project)
-    return build_fixture_site(project.root)
-
-
-@pytest.fixture(scope="module", params=["http", "file"])
-def base(request, site) -> str:
-    if request.param == "file":
-        yield site.as_uri() + "/"
-    else:
-        with serve(site) as url:
-            yield url
 
 
 def open_page(chromium, url: str, **context_options):

@@ -50,15 +50,6 @@ def site(tmp_path_factory) -> Path:
     return build_fixture_site(project.root)
 
 
-@pytest.fixture(scope="module", params=["http", "file"])
-def base(request, site) -> str:
-    if request.param == "file":
-        yield site.as_uri() + "/"
-    else:
-        with serve(site) as url:
-            yield url
-
-
 def open_case(chromium, base: str, lang: str, width: int = 1280, **options):
     context = chromium.new_context(viewport={"width": width, "height": 800}, **options)
     page = context.new_page()

@@ -5,13 +5,11 @@ Material's pencil, and colours that read in the light and the dark scheme."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from browser import PageWatch, serve
-from conftest import Project
-from sitebuild import FIXTURE_CASES, build_fixture_site, write_fixture_library
+from browser import PageWatch
+from sitebuild import FIXTURE_CASES
 
 from generator.render.strings import t
 
@@ -19,22 +17,6 @@ CANVAS = "[data-il-graph-canvas]"
 ONE_CASE = "index.html?graph=1&organization=globex"  # the one Globex case of the fixture
 ALL_CASES = "index.html?graph=1"
 WIDTHS = [1280, 390]
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    project = Project(tmp_path_factory.mktemp("graph") / "project")
-    write_fixture_library(project)
-    return build_fixture_site(project.root)
-
-
-@pytest.fixture(scope="module", params=["http", "file"])
-def base(request, site) -> str:
-    if request.param == "file":
-        yield site.as_uri() + "/"
-    else:
-        with serve(site) as url:
-            yield url
 
 
 @pytest.fixture(scope="module")

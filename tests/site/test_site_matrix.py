@@ -15,9 +15,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from browser import PageWatch, serve
+from browser import PageWatch
 from conftest import REPO, TAXONOMY, Project
-from sitebuild import build_fixture_site, write_fixture_library
+from sitebuild import build_fixture_site
 
 from generator.pages.build import count_scale
 from generator.render import strings
@@ -124,26 +124,10 @@ def write_wide_library(project: Project) -> None:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    project = Project(tmp_path_factory.mktemp("matrix") / "project")
-    write_fixture_library(project)
-    return build_fixture_site(project.root)
-
-
-@pytest.fixture(scope="module")
 def wide(tmp_path_factory) -> Path:
     project = Project(tmp_path_factory.mktemp("matrix-wide") / "project")
     write_wide_library(project)
     return build_fixture_site(project.root)
-
-
-@pytest.fixture(scope="module", params=["http", "file"])
-def base(request, site) -> str:
-    if request.param == "file":
-        yield site.as_uri() + "/"
-    else:
-        with serve(site) as url:
-            yield url
 
 
 def open_matrix(chromium, url: str, width: int = 1280, height: int = 900, **options):

@@ -11,11 +11,9 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 from conftest import REPO, Project
 from sitebuild import write_fixture_library
-
 
 
 def free_port() -> int:

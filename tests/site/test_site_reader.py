@@ -5,36 +5,16 @@ languages, 1280 and 390 px, over http and from disk where the behaviour differs.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
-from browser import PageWatch, serve
-from conftest import Project
-from sitebuild import CHECKER, REPOSITORY, build_fixture_site, write_fixture_library
+from browser import PageWatch
+from sitebuild import CHECKER, REPOSITORY
 
 from generator.model.incident import SECTION_HEADINGS
 from generator.pages.build import FULL_CARDS
 from generator.render.strings import t
 
 WIDE, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    project = Project(tmp_path_factory.mktemp("reader") / "project")
-    write_fixture_library(project)
-    return build_fixture_site(project.root)
-
-
-@pytest.fixture(scope="module")
-def http(site) -> str:
-    with serve(site) as url:
-        yield url
-
-
-@pytest.fixture(scope="module", params=["http", "file"])
-def base(request, site, http) -> str:
-    return http if request.param == "http" else site.as_uri() + "/"
 
 
 def open_page(chromium, url: str, **options):

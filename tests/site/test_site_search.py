@@ -4,19 +4,14 @@ from disk (the classic-script engine), in both languages."""
 from __future__ import annotations
 
 import shutil
-from datetime import date
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-import yaml
-from browser import PageWatch, serve
+from browser import PageWatch
 from conftest import REPO, SEARCH_QUERIES
 from sitebuild import build_fixture_site
 
-from generator.build.check import check_project
-from generator.load.project import ProjectPaths
-from generator.model.library import build_library
 from generator.search.corpus import build_corpus
 from generator.search.engine import passage, search
 
@@ -38,15 +33,6 @@ def site(tmp_path_factory) -> Path:
     for folder in ("docs", "overrides", "incidents"):
         shutil.copytree(REPO / folder, root / folder)
     return build_fixture_site(root)
-
-
-@pytest.fixture(scope="module", params=["http", "file"])
-def base(request, site):
-    if request.param == "file":
-        yield site.as_uri() + "/"
-    else:
-        with serve(site) as url:
-            yield url
 
 
 def open_library(chromium, url):
@@ -159,7 +145,9 @@ def test_both_engines_give_the_agent_servers_answers(chromium, base, library, py
             want = python_answers[lang, case["query"], str(filters)]
             for key in ("ids", "exact", "counts", "dropped", "corrections", "passages"):
                 if got[key] != want[key]:
-                    differences.append(f"{case['query']!r} {filters} {key}: {got[key]} != {want[key]}")
+                    differences.append(
+                        f"{case['query']!r} {filters} {key}: {got[key]} != {want[key]}"
+                    )
     assert differences == [], "\n".join(differences[:10])
     assert watch.errors == []
     context.close()

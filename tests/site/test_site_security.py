@@ -13,16 +13,15 @@ from conftest import BODY_EN, REPO, TODAY, Project, incident_text, translation_t
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from sitebuild import CHECKER, REPOSITORY, build_fixture_site, write_fixture_library
 
+from generator.build.check import check_project
+from generator.load.front_matter import parse_yaml
+from generator.load.project import ProjectPaths
+from generator.load.taxonomy import build_taxonomy
 from generator.model.incident import CaseText, Incident, Section, Source, incident_model
 from generator.model.library import build_library
-from generator.load.front_matter import parse_yaml
-from generator.pages.build import build_pages
-from generator.build.check import check_project
-from generator.load.project import ProjectPaths
-from generator.pages.build import SiteOptions
+from generator.pages.build import SiteOptions, build_pages
 from generator.pages.kinds import CasePage
 from generator.render.renderer import Renderer
-from generator.load.taxonomy import build_taxonomy
 
 HOSTILE = "acme-hostile"
 HOSTILE_BODY = BODY_EN.replace(
@@ -250,9 +249,9 @@ def test_no_inline_script_runs_whatever_a_page_holds(chromium, tmp_path):
     assert "sha256-" not in policy.attributes["content"]
     assert "'unsafe-inline'" not in policy.attributes["content"]
     inline = [s for s in HTMLParser(html).css("script") if "src" not in s.attributes]
-    assert [s.attributes.get("type") for s in inline if s.text().strip() != "window.__pwned = 'about'"] == [
-        "application/json"
-    ]
+    assert [
+        s.attributes.get("type") for s in inline if s.text().strip() != "window.__pwned = 'about'"
+    ] == ["application/json"]
     for base in (None, "file"):
         context = chromium.new_context()
         page = context.new_page()
