@@ -18,6 +18,7 @@ from types import MappingProxyType
 
 from ..languages import AUTONYMS, LANGS
 from ..load.project import ProjectPaths
+from ..model.incident import Incident
 from ..model.library import Library, build_library
 from ..outputs.assets import SCRIPTS, STYLESHEETS, asset_files
 from ..outputs.exports import api_files, atom_feed
@@ -117,7 +118,7 @@ def build(
     contents = _render(library, options, pages, executor, previous)
     layout = layout_terms(library, previous.layout if previous is not None else None)
     corpora = build_corpora(library)
-    files = _files(library, options, layout, corpora, outputs)
+    files = _files(library, options, layout, corpora, outputs, executor, previous)
     nav = tuple(
         NavSection(lang, AUTONYMS[lang], tuple(p.url for p in pages if p.in_nav and p.lang == lang))
         for lang in LANGS
@@ -183,25 +184,50 @@ def _render(
     return {p.url: rendered.get(p.url) or reused[p.url] for p in pages}
 
 
+def _cards(
+    library: Library, options: SiteOptions, executor: Executor, previous: Site | None
+) -> dict[str, bytes]:
+    """`<lang>/search/cards/<id>.js`: the labelled sections the live results show when only a
+    few cases remain. Rendered like the pages, on the executor's workers (Markdown for every
+    case in both languages); a preview keeps those of the incidents it did not change."""
+    same_terms = previous is not None and previous.library.taxonomy == library.taxonomy
+    old = {i.id: i for i in previous.library.incidents} if same_terms else {}
+    files: dict[str, bytes] = {}
+    todo: list[tuple[str, Incident, str]] = []
+    for lang in LANGS:
+        for incident in library.incidents:
+            path = f"{lang}/search/cards/{incident.id}.js"
+            if old.get(incident.id) == incident and path in previous.files:
+                files[path] = previous.files[path]
+            else:
+                todo.append((path, incident, lang))
+    renderer = Renderer(library, options)
+
+    def card(n: int) -> bytes:
+        _, incident, lang = todo[n]
+        sections = renderer.card_sections(incident, lang)
+        return as_keyed_script("cards", incident.id, sections).encode("utf-8")
+
+    files.update(zip((t[0] for t in todo), executor.map(card, len(todo)), strict=True))
+    return files
+
+
 def _files(
     library: Library,
     options: SiteOptions,
     layout: Layout,
     corpora: dict[str, SearchCorpus],
     outputs: bool,
+    executor: Executor = serial,
+    previous: Site | None = None,
 ) -> dict:
     files: dict[str, bytes] = dict(asset_files(library.taxonomy))
     for path, script in search_files(library, corpora).items():
         files[path] = script.encode("utf-8")
-    renderer = Renderer(library, options)
     for lang in LANGS:
         graph = as_script("graph", graph_payload(library, lang, layout))
         files[f"{lang}/search/graph.js"] = graph.encode("utf-8")
-        # The labelled sections the live results show when only a few cases remain.
-        for incident in library.incidents:
-            sections = renderer.card_sections(incident, lang)
-            card = as_keyed_script("cards", incident.id, sections)
-            files[f"{lang}/search/cards/{incident.id}.js"] = card.encode("utf-8")
+    files.update(_cards(library, options, executor, previous))
     if outputs:
         for path, text in api_files(library).items():
             files[path] = text.encode("utf-8")

@@ -16,6 +16,7 @@ from generator.build.site import BuildError, build
 from generator.load.project import ProjectPaths
 from generator.outputs.schema import incident_schema
 from generator.pages.kinds import CasePage, FacetPage, HomePage, MatrixPage, TermPage
+from generator.render.renderer import Renderer
 
 sys.path.insert(0, str(REPO / "tests" / "golden"))
 import golden  # noqa: E402
@@ -85,6 +86,37 @@ def test_an_edit_changes_its_case_and_the_pages_that_show_it(tmp_path):
     assert kinds <= {"CasePage", "HomePage", "TermPage"}
     assert after.changed_since(after) == frozenset()
     assert after.changed_since(None) == frozenset(after.contents)
+
+
+def test_an_edit_renders_again_only_its_own_full_cards(tmp_path, monkeypatch):
+    """The full cards (`search/cards/<id>.js`, Markdown of every section in both languages) of
+    the incidents an edit did not touch are kept from the previous site."""
+    project = Project(tmp_path / "project")
+    write_fixture_library(project)
+    paths = ProjectPaths.at(project.root)
+    before = build(paths, today=TODAY)
+    rendered: list[tuple[str, str]] = []
+    card_sections = Renderer.card_sections
+
+    def counting(self, incident, lang):
+        rendered.append((incident.id, lang))
+        return card_sections(self, incident, lang)
+
+    monkeypatch.setattr(Renderer, "card_sections", counting)
+    path = project.incidents / "globex-etcd-outage.md"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("stopped.", "stopped at once.", 1),
+        encoding="utf-8",
+    )
+    after = build(paths, today=TODAY, previous=before)
+    assert sorted(rendered) == [("globex-etcd-outage", "en"), ("globex-etcd-outage", "ko")]
+    edited = "en/search/cards/globex-etcd-outage.js"
+    assert after.files[edited] != before.files[edited]
+    kept = "en/search/cards/acme-gpu-outage-01.js"
+    assert after.files[kept] == before.files[kept]
+    cards = {f for f in after.files if "/search/cards/" in f}
+    assert cards == {f for f in before.files if "/search/cards/" in f}
+    assert len(cards) == 2 * len(after.library.incidents)
 
 
 def test_a_library_with_errors_is_refused_with_its_diagnostics(project: Project):
