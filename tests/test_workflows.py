@@ -549,3 +549,22 @@ def test_library_diff_survives_a_base_whose_taxonomy_does_not_load(changed_libra
     assert result.returncode == 0, result.stderr
     assert "note: taxonomy.yml at HEAD does not load, so no incident there does." in result.stdout
     assert "Not compared. The working tree has 3 valid incident(s)." in result.stdout
+
+
+def test_the_test_command_collects_every_test_file():
+    """`make test` runs plain `pytest`: every tests/**/test_*.py must be in what it collects
+    (pytest's default norecursedirs skips any folder named build, and tests/build is one)."""
+    listed = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    ).stdout
+    collected = {line.split("::")[0] for line in listed.splitlines() if "::" in line}
+    files = {
+        str(p.relative_to(REPO))
+        for p in (REPO / "tests").rglob("test_*.py")
+        if not any(part.startswith(".") for part in p.parts)
+    }
+    assert files - collected == set()
