@@ -10,6 +10,7 @@ import dataclasses
 import posixpath
 from urllib.parse import urlsplit
 
+import pytest
 from conftest import TAXONOMY
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 
@@ -509,3 +510,17 @@ class TestHostileValues:
         assert tree.css("[onclick]") == []
         assert label in texts(tree, ".il-chip--cause")
         assert "&lt;b onclick=" in html
+
+
+class TestFullCards:
+    """A full card (Renderer._sections) and the case page (case.html) lay out the same case:
+    written twice, once in Python for the lists and once in the template, they must agree."""
+
+    @pytest.mark.parametrize("lang", ["ko", "en"])
+    def test_a_full_card_has_the_case_pages_sections_in_its_order(self, lang):
+        for incident in LIBRARY.incidents:
+            case = parse(f"{lang}/cases/{incident.id}.html")
+            on_page = [" ".join(h.text().split()) for h in case.css("article .il-section h2")]
+            card = HTMLParser(RENDERER.card_sections(incident, lang))
+            in_card = [" ".join(h.text().split()) for h in card.css(".il-card__section h4")]
+            assert in_card == on_page, incident.id
