@@ -31,6 +31,7 @@ import yaml
 
 from generator.model.incident import SECTION_HEADINGS as HEADINGS
 from generator.model.incident import SECTIONS
+from generator.validate.review import SUMMARY_LIMIT
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
@@ -377,7 +378,14 @@ def make_incident(index: int, seed: int, used_days: set[tuple[str, str]]) -> Syn
             "lessons": (_bullets if lessons_as_list else _prose)(render(lessons), text_lang),
         }
     titles = {lg: fill(title[lg], values, lg) for lg in LANGS}
-    summaries = {lg: fill(summary[lg], values, lg) for lg in LANGS}
+    # The first template from the one drawn on that fits the summary limit in both languages
+    # (long organization and term names can push a template past it).
+    start = ph["summaries"].index(summary)
+    for step in range(len(ph["summaries"])):
+        summary = ph["summaries"][(start + step) % len(ph["summaries"])]
+        summaries = {lg: fill(summary[lg], values, lg) for lg in LANGS}
+        if all(len(text) <= SUMMARY_LIMIT for text in summaries.values()):
+            break
 
     incident_id = f"{org}-{chosen['cause'][0]}-{chosen['symptom'][0]}-{index + 1:05d}"
     meta: dict = {"occurred": occurred}

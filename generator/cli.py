@@ -5,15 +5,19 @@ from __future__ import annotations
 import sys
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from .build.check import check_project
-from .build.check_cache import CACHE_FILE, CheckCache
-from .build.executor import default_executor
+from .build.check_result import Report, ResultStore, only_files
 from .languages import LANGS
-from .load.project import ProjectPaths, select_incident_files
-from .validate.diagnostics import Diagnostic
+from .load.files import ProjectPaths, select_incident_files
+
+if TYPE_CHECKING:
+    from .validate.diagnostics import Diagnostic
+
+# The models, YAML and the checks are imported by the commands that use them: `incidents check`
+# of an unchanged library answers from its stored report without them (build/check_result.py).
 
 ROOT_OPTION = click.option(
     "--root",
@@ -79,12 +83,25 @@ def check(
             noun = "path names" if len(problems) == 1 else "paths name"
             click.echo(f"check failed: {len(problems)} {noun} no incident file", err=True)
             sys.exit(1)
-    cache = None if no_cache else CheckCache(project.root / CACHE_FILE, summaries=True)
-    checked = check_project(project, date.today(), only, cache, default_executor())
-    _report(checked.diagnostics, output_format)
-    errors = [d for d in checked.diagnostics if d.severity == "error"]
-    warnings = [d for d in checked.diagnostics if d.severity == "warning"]
-    count = max(checked.result.checked, len(checked.result.incidents))
+    today = date.today()
+    store = None if no_cache else ResultStore(project, today)
+    report = store.lookup() if store is not None else None
+    if report is None:
+        from .build.check import check_project
+        from .build.check_cache import CACHE_FILE, CheckCache
+        from .build.executor import default_executor
+
+        cache = None if no_cache else CheckCache(project.root / CACHE_FILE, summaries=True)
+        checked = check_project(project, today, None, cache, default_executor())
+        count = max(checked.result.checked, len(checked.result.incidents))
+        report = Report(checked.diagnostics, count)
+        if store is not None:
+            store.save(report)
+    diagnostics = report.diagnostics if only is None else only_files(report.diagnostics, only)
+    _report(diagnostics, output_format)
+    errors = [d for d in diagnostics if d.severity == "error"]
+    warnings = [d for d in diagnostics if d.severity == "warning"]
+    count = report.checked
     noun = "incident" if count == 1 else "incidents"
     summary = f"{count} {noun} checked, {len(errors)} error(s), {len(warnings)} warning(s)"
     if errors or (strict and warnings):
@@ -112,6 +129,8 @@ def _report(diagnostics: tuple[Diagnostic, ...], output_format: str, err: bool =
 def _load_library(root: Path, err: bool = False):
     """The validated library, or exit 1 with the problems that stop it from loading (on
     standard error with `err`, when standard output is a protocol's)."""
+    from .build.check import check_project
+    from .build.executor import default_executor
     from .model.library import build_library
 
     checked = check_project(ProjectPaths.at(root), date.today())

@@ -18,7 +18,8 @@ from ..load.project import ProjectPaths, incident_files, load_taxonomy
 from ..model.taxonomy import Taxonomy
 from ..validate.diagnostics import Diagnostic, capped
 from ..validate.incident import FileOutcome, ValidationResult, check_file, combine
-from .check_cache import CheckCache, file_stat, key
+from .check_cache import CheckCache, key
+from .check_result import file_stat, only_files
 from .executor import Executor, serial
 
 # Problems reported per file; past this, one line says how many more there are.
@@ -103,8 +104,7 @@ def check_project(
     result = combine(outcomes)
     diagnostics = (*taxonomy_warnings, *result.diagnostics)
     if only is not None:
-        wanted = {_incident_stem(p) for p in only}
-        diagnostics = tuple(d for d in diagnostics if _incident_stem(d.path) in wanted)
+        diagnostics = only_files(diagnostics, only)
     diagnostics = capped(diagnostics, MAX_DIAGNOSTICS_PER_FILE)
     return Checked(taxonomy, ValidationResult(result.incidents, diagnostics, result.checked))
 
@@ -129,12 +129,3 @@ def _check_bytes(
         return check_file(split_front_matter(decode_text(raw, display)), taxonomy, today)
     except LoadError as exc:
         return FileOutcome(display, stem, None, problems=tuple(exc.diagnostics), unreadable=True)
-
-
-def _incident_stem(display: str) -> str:
-    """`incidents/x.en.md` and `incidents/x.md` both -> `incidents/x`."""
-    if display.endswith(".md"):
-        display = display[: -len(".md")]
-    head, _, name = display.rpartition("/")
-    name = name.split(".")[0]
-    return f"{head}/{name}" if head else name

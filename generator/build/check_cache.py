@@ -23,7 +23,6 @@ import contextlib
 import hashlib
 import json
 import os
-import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -31,32 +30,15 @@ from typing import Any
 from ..validate.diagnostics import Diagnostic
 from ..validate.incident import FileOutcome, Identity, MetaSummary, SourceSummary, TextSummary
 from ..validate.review import Marks
+from .check_result import Stat, code_version, racy, tracked_by_git
 
 CACHE_FILE = ".cache/incidents-check.json"
 FORMAT = "incidents-check-cache/4"
-RACY_SECONDS = 3
-Stat = tuple[int, int, int, int, int]  # mtime_ns, ctime_ns, size, inode, device
 Key = tuple[str, str, str]  # display path, sha256 of the bytes, digest of taxonomy + date
-
-
-def file_stat(path: Path) -> Stat | None:
-    try:
-        st = os.stat(path, follow_symlinks=False)
-    except OSError:
-        return None
-    return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_dev)
 
 
 def key(display: str, content: bytes, context: str) -> Key:
     return (display, hashlib.sha256(content).hexdigest(), context)
-
-
-def code_version() -> str:
-    """A digest of the code that checks files: a cache written by other code is not trusted."""
-    digest = hashlib.sha256()
-    for module in sorted(Path(__file__).parent.parent.rglob("*.py")):
-        digest.update(module.read_bytes())
-    return digest.hexdigest()
 
 
 class CheckCache:
@@ -75,7 +57,7 @@ class CheckCache:
         self.changed = False
         self.version = code_version()
         self.started_ns = time.time_ns()
-        self.tracked = file is not None and _tracked_by_git(file)
+        self.tracked = file is not None and tracked_by_git(file)
         if file is not None and not self.tracked:
             self._load(file)
 
@@ -105,8 +87,7 @@ class CheckCache:
         """Remember the stat a file had when its content was hashed, unless it is racy."""
         if stat is None:
             return
-        newest = max(stat[0], stat[1])
-        if newest >= self.started_ns - RACY_SECONDS * 1_000_000_000:
+        if racy(stat, self.started_ns):
             if self.stats.pop(display, None) is not None:
                 self.changed = True
             return
@@ -159,22 +140,6 @@ class CheckCache:
             # check itself is unaffected; the next one reads every file.
             with contextlib.suppress(OSError):
                 temporary.unlink()
-
-
-def _tracked_by_git(file: Path) -> bool:
-    """Whether git tracks the cache file (then it is neither read nor written)."""
-    folder = file.parent if file.parent.is_dir() else file.parent.parent
-    try:
-        found = subprocess.run(
-            ["git", "-C", str(folder), "ls-files", "--", str(file.resolve())],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return found.returncode == 0 and bool(found.stdout.strip())
 
 
 # --- JSON form of a file's outcome (summaries only) ---------------------------------------------

@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from ..model.text import shorten
+from ..model.shorten import shorten
 from ..validate.diagnostics import Diagnostic, field_name
 
 try:  # libyaml is several times faster; PyYAML's wheels ship it.

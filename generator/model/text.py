@@ -9,14 +9,10 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BeforeValidator, Field, StringConstraints
 
+from .shorten import shorten
+
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 DATE_PATTERN = r"^\d{4}(?:-\d{2}(?:-\d{2})?)?$"
-
-
-def shorten(value: object, limit: int = 80) -> str:
-    """`value` as text for a message, cut to `limit` characters so a huge value stays readable."""
-    text = str(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _check_slug(value: object) -> object:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from ..model.text import shorten
+from ..model.shorten import shorten
 
 Severity = Literal["error", "warning"]
 

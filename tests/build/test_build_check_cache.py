@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from conftest import Project
 
 import generator.build.check_cache as check_cache
+import generator.build.check_result as check_result
 from generator.cli import main
 
 
@@ -34,7 +35,7 @@ def test_a_same_size_edit_with_its_modification_time_restored_is_checked_again(
     project: Project, monkeypatch
 ):
     """`touch -r`, `cp -p` and `git checkout` can set a file's mtime back; its ctime moves."""
-    monkeypatch.setattr(check_cache, "RACY_SECONDS", 0)  # trust stats at once in this test
+    monkeypatch.setattr(check_result, "RACY_SECONDS", 0)  # trust stats at once in this test
     path = project.add_incident()
     assert run(project.root).exit_code == 0
     before = os.stat(path)
@@ -56,17 +57,17 @@ def test_an_edit_in_the_same_second_on_a_coarse_clock_is_checked_again(
 ):
     """On a file system with one-second timestamps an edit right after a check has the same
     stat; such racy stats are never trusted (git's rule for its index)."""
-    real = check_cache.file_stat
+    real = check_result.file_stat
 
     def coarse(path):
         stat = real(path)
         second = 1_000_000_000
         return stat and (stat[0] // second * second, stat[1] // second * second, *stat[2:])
 
-    monkeypatch.setattr(check_cache, "file_stat", coarse)
     import generator.build.check as project_module
 
-    monkeypatch.setattr(project_module, "file_stat", coarse)
+    monkeypatch.setattr(check_result, "file_stat", coarse)  # the stored report's fingerprint
+    monkeypatch.setattr(project_module, "file_stat", coarse)  # the per-file cache
     path = project.add_incident()
     for _ in range(5):  # the check and the edit usually fall in the same second
         path.write_text(path.read_text(encoding="utf-8").replace("gpu-failurx", "gpu-failure"))
