@@ -5,12 +5,11 @@
 For each N it writes a synthetic project (bench/generate.py) and measures, each in a fresh process:
 
 - `incidents check --root DIR`: wall time and peak memory;
+- `incidents check` again, with the per-file cache (warm), and with nothing changed since;
 - `mkdocs build` of the project, with the plugin's hooks timed inside the build process, split into
-  core (load + validate, library, pages, search data + graph, render, plugin glue), MkDocs
-  (everything else, interpreter start-up included) and the wait for Pagefind at the end (Pagefind
-  runs on a thread beside MkDocs; its own duration is shown too); peak RSS of the build process and
-  of its child processes (the Pagefind binary, the forked workers); site size; case page sizes;
-  index size;
+  core (load + validate, library, pages, search data + graph, render, plugin glue) and MkDocs
+  (everything else, interpreter start-up included); peak RSS of the build process and of its
+  child processes (the forked workers); site size; case page sizes; search index size;
 - the baseline: a plain Material build (navigation.prune, no plugin, no search) of as many
   case pages (2×N, written as Markdown by `generate.write_plain_pages`), and the ratio ours/plain.
 
@@ -84,8 +83,6 @@ STAGE_ORDER = (
     "CSP (post-page)",
     "other plugin work",
 )
-SEARCH_INDEX = "index_language"  # Pagefind, on a thread beside MkDocs (adapters/pagefind.py)
-SEARCH_WAIT = "wait"  # SearchIndex.wait: what the build waits for Pagefind at its end
 
 
 # --- running a child process -------------------------------------------------------------------
@@ -155,7 +152,6 @@ def child_build(project: Path, result: Path) -> None:
     from mkdocs.__main__ import cli
 
     import generator.adapters.mkdocs.plugin as plugin
-    import generator.adapters.pagefind as search_index
     import generator.build.site as site
 
     seconds: dict[str, float] = defaultdict(float)
@@ -177,10 +173,6 @@ def child_build(project: Path, result: Path) -> None:
         for module in (site, plugin):
             if callable(getattr(module, name, None)):
                 setattr(module, name, timed(name, getattr(module, name)))
-    # Pagefind runs on a thread (its time overlaps MkDocs'); the build waits for it at the end.
-    search_index.index_language = timed(SEARCH_INDEX, search_index.index_language)
-    documents = search_index.SearchIndex
-    documents.wait = timed(SEARCH_WAIT, documents.wait)
     cls = plugin.IncidentLibraryPlugin
     hooks = [name for name in vars(cls) if name.startswith("on_") and name != "on_serve"]
     for hook in hooks:
@@ -190,14 +182,14 @@ def child_build(project: Path, result: Path) -> None:
     cli.main(["build", "--clean", "-f", str(project / "mkdocs.yml")], standalone_mode=False)
     build_seconds = time.perf_counter() - started
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # the Pagefind binary
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # the forked workers
     payload = {
         "seconds": dict(seconds),
         "calls": dict(calls),
         "hooks": hooks,
         "build_seconds": build_seconds,
         "maxrss_python_mib": own / 1024,
-        "maxrss_pagefind_mib": children / 1024,
+        "maxrss_children_mib": children / 1024,
     }
     result.write_text(json.dumps(payload, indent=2), encoding="utf-8")
 
@@ -225,7 +217,6 @@ def measure(
     timeout: float,
     seed: int,
     plain_layout: str | None = "by-month",
-    pagefind_reference: bool = False,
 ) -> dict:
     """Every figure for a library of `count` incidents, in `work` (created, left in place).
     `plain_layout`: how the baseline's pages are foldered (None: no baseline)."""
@@ -272,34 +263,22 @@ def measure(
         stages: dict[str, float] = defaultdict(float)
         for name, stage in CORE_STAGES.items():
             stages[stage] += timed.get(name, 0.0)
-        pagefind = timed.get(SEARCH_INDEX, 0.0)
-        waited = timed.get(SEARCH_WAIT, 0.0)
-        # Everything the plugin's hooks did except waiting for Pagefind (publishing included).
-        core = sum(v for k, v in timed.items() if k.startswith("hook:")) - waited
+        # Everything the plugin's hooks did (publishing included).
+        core = sum(v for k, v in timed.items() if k.startswith("hook:"))
         stages["other plugin work"] = core - sum(stages.values())
         row["core_s"] = core
         row["stages_s"] = dict(stages)
-        row["pagefind_s"] = pagefind
-        row["pagefind_wait_s"] = waited
-        row["mkdocs_s"] = build.seconds - core - waited
+        row["mkdocs_s"] = build.seconds - core
         row["maxrss_python_mib"] = inner["maxrss_python_mib"]
-        row["maxrss_pagefind_mib"] = inner["maxrss_pagefind_mib"]
+        row["maxrss_children_mib"] = inner["maxrss_children_mib"]
         site = project / "site"
         row["site_bytes"], row["site_files"] = folder_size(site)
         cases = page_sizes(site / "ko" / "cases")
         row["case_html_median"] = statistics.median(cases) if cases else 0
         row["case_html_max"] = max(cases, default=0)
-        sizes = [folder_size(site / lang / "pagefind") for lang in ("ko", "en")]
-        row["pagefind_bytes"] = sum(size for size, _ in sizes)
-        row["pagefind_files"] = sum(files for _, files in sizes)
-        if pagefind_reference:
-            # Pagefind's own command over the whole built site, one process, its own file walk.
-            command = [sys.executable, "-m", "pagefind", "--site", str(site), "--quiet"]
-            command += ["--output-path", str(work / "pagefind-cli")]
-            reference = run_timed(command, work / "pagefind-cli.log", timeout)
-            row["pagefind_cli"] = asdict(reference)
-            status(f"N={count}: Pagefind command over the same site {_seconds(reference)}")
-            report_failure(reference)
+        sizes = [folder_size(site / lang / "search") for lang in ("ko", "en")]
+        row["search_bytes"] = sum(size for size, _ in sizes)
+        row["search_files"] = sum(files for _, files in sizes)
 
     if plain_layout is None:
         row["plain"] = asdict(Run(0.0, 0.0, None, 0.0, False, "skipped (--no-plain)"))
@@ -321,8 +300,6 @@ def measure(
         row["plain_case_html_median"] = statistics.median(plain_cases) if plain_cases else 0
     if build.ok and baseline.ok:
         row["ratio_total"] = build.seconds / baseline.seconds
-        without = build.seconds - row["pagefind_wait_s"]
-        row["ratio_without_pagefind"] = without / baseline.seconds
         row["ratio_cpu"] = build.cpu_seconds / baseline.cpu_seconds
     row["load_after"] = os.getloadavg()[0]
     return row
@@ -381,11 +358,6 @@ def table(rows: list[dict]) -> str:
                 return _seconds(Run(**row["plain"]), cpu=True)
             case "load":
                 return f"{row['load_before']:.1f} → {row.get('load_after', 0.0):.1f}"
-            case "pagefind_cli":
-                return _seconds(Run(**row["pagefind_cli"])) if "pagefind_cli" in row else "-"
-            case "pagefind_cli_rss":
-                run = row.get("pagefind_cli")
-                return f"{run['maxrss_mib']:,.0f} MiB" if run and run["returncode"] == 0 else "-"
             case "plain_rss":
                 return f"{row['plain']['maxrss_mib']:,.0f} MiB" if plain_ok else "-"
         if key.startswith("plain_") and not plain_ok:
@@ -401,10 +373,6 @@ def table(rows: list[dict]) -> str:
                 return f"{row['core_s']:.1f} s"
             case "mkdocs":
                 return f"{row['mkdocs_s']:.1f} s"
-            case "pagefind":
-                return f"{row['pagefind_s']:.1f} s"
-            case "pagefind_wait":
-                return f"{row.get('pagefind_wait_s', 0.0):.1f} s"
             case "plain_layout":
                 return row.get("plain_layout", "flat")
             case "per_page":
@@ -412,18 +380,18 @@ def table(rows: list[dict]) -> str:
             case "rss_py":
                 return f"{row['maxrss_python_mib']:,.0f} MiB"
             case "rss_pf":
-                return f"{row['maxrss_pagefind_mib']:,.0f} MiB"
+                return f"{row['maxrss_children_mib']:,.0f} MiB"
             case "site":
                 return f"{_mb(row['site_bytes'])}, {row['site_files']:,} files"
             case "case_html":
                 return f"{_kib(row['case_html_median'])} / {_kib(row['case_html_max'])}"
             case "index":
-                return f"{_mb(row['pagefind_bytes'])}, {row['pagefind_files']:,} files"
+                return f"{_mb(row['search_bytes'])}, {row['search_files']:,} files"
             case "plain_site":
                 return f"{_mb(row['plain_site_bytes'])}, {row['plain_site_files']:,} files"
             case "plain_case_html":
                 return _kib(row["plain_case_html_median"])
-            case "ratio_total" | "ratio_without_pagefind" | "ratio_cpu":
+            case "ratio_total" | "ratio_cpu":
                 return f"{row[key]:.2f}×" if key in row else "-"
         if key.startswith("stage:"):
             return f"{stages.get(key[6:], 0.0):.2f} s"
@@ -441,23 +409,18 @@ def table(rows: list[dict]) -> str:
         ("  core (plugin hooks)", "core"),
         *[(f"    {name}", f"stage:{name}") for name in stage_names],
         ("  MkDocs (incl. start-up)", "mkdocs"),
-        ("  waiting for Pagefind at the end", "pagefind_wait"),
-        ("  Pagefind (on a thread, beside MkDocs)", "pagefind"),
         ("  per case page", "per_page"),
         ("peak RSS, build process", "rss_py"),
-        ("peak RSS, largest child (Pagefind, workers)", "rss_pf"),
+        ("peak RSS, largest child (workers)", "rss_pf"),
         ("site", "site"),
         ("case page HTML, median / max", "case_html"),
-        ("Pagefind index", "index"),
-        ("Pagefind command, same site (reference)", "pagefind_cli"),
-        ("  peak RSS", "pagefind_cli_rss"),
+        ("search index (<lang>/search/)", "index"),
         ("plain Material build, 2×N pages", "plain"),
         ("  page folders", "plain_layout"),
         ("  peak RSS", "plain_rss"),
         ("  site", "plain_site"),
         ("  case page HTML, median", "plain_case_html"),
         ("ratio build / plain", "ratio_total"),
-        ("ratio build without Pagefind's wait / plain", "ratio_without_pagefind"),
         ("ratio CPU time build / plain", "ratio_cpu"),
         ("load average (1 min), start → end", "load"),
     ]
@@ -475,13 +438,11 @@ def machine() -> str:
     from importlib.metadata import version
 
     import mkdocs
-    import pagefind  # noqa: F401  (its version comes from the package metadata)
 
     return (
         f"{datetime.now(UTC):%Y-%m-%d} · {os.cpu_count()} CPUs (nproc) · "
         f"{platform.system()} {platform.machine()} · Python {platform.python_version()} · "
-        f"mkdocs {mkdocs.__version__} · mkdocs-material {version('mkdocs-material')} · "
-        f"pagefind {version('pagefind')}"
+        f"mkdocs {mkdocs.__version__} · mkdocs-material {version('mkdocs-material')}"
     )
 
 
@@ -504,11 +465,6 @@ def main(argv: list[str] | None = None) -> None:
         default="by-month",
         help="the baseline's page folders: by-month (docs/<lang>/cases/<year>/<month>/, the "
         "default) or flat (docs/<lang>/cases/, whose navigation grows with the square of N)",
-    )
-    parser.add_argument(
-        "--pagefind-reference",
-        action="store_true",
-        help="also time Pagefind's own command over the whole built site",
     )
     parser.add_argument("--child-build", nargs=2, type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -534,9 +490,7 @@ def main(argv: list[str] | None = None) -> None:
             work = root / f"n{count}"
             work.mkdir()
             layout = None if args.no_plain else args.plain_layout
-            rows.append(
-                measure(count, work, args.timeout, args.seed, layout, args.pagefind_reference)
-            )
+            rows.append(measure(count, work, args.timeout, args.seed, layout))
             if not args.keep:
                 shutil.rmtree(work)
             if args.json:

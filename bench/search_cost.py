@@ -11,6 +11,7 @@ page load before the query. A measurement, not a test: run it a few times on a q
 from __future__ import annotations
 
 import argparse
+import gzip
 import statistics
 import sys
 import time
@@ -56,8 +57,11 @@ def measure(site: Path, lang: str, query: str, runs: int) -> list[dict]:
             page.wait_for_timeout(200)
             load_bytes = sum(size for name, _, size in log if name == "load")
             query_log = [(url, size) for name, url, size in log if name == "query"]
-            search_bytes = sum(
-                size for _, url, size in log if "pagefind/" in url or "/search/" in url
+            search_bytes = sum(size for _, url, size in log if "/search/" in url)
+            # What a host that compresses text (GitHub Pages does, with gzip) would send for
+            # the same requests: each file compressed, plus the same headers.
+            query_gzip = sum(
+                size - _body(site, url) + _gzipped(site, url) for url, size in query_log
             )
             results.append(
                 {
@@ -66,6 +70,7 @@ def measure(site: Path, lang: str, query: str, runs: int) -> list[dict]:
                     "first_results_s": first,
                     "query_bytes": sum(size for _, size in query_log),
                     "query_requests": len(query_log),
+                    "query_gzip_bytes": query_gzip,
                     "search_bytes": search_bytes,
                     "cards": page.locator(".il-card").count(),
                     "largest": sorted(query_log, key=lambda item: -item[1])[:3],
@@ -77,6 +82,21 @@ def measure(site: Path, lang: str, query: str, runs: int) -> list[dict]:
     return results
 
 
+def _file(site: Path, url: str) -> Path | None:
+    path = site / url.split("?", 1)[0].split("#", 1)[0]
+    return path if path.is_file() else None
+
+
+def _body(site: Path, url: str) -> int:
+    path = _file(site, url)
+    return path.stat().st_size if path else 0
+
+
+def _gzipped(site: Path, url: str) -> int:
+    path = _file(site, url)
+    return len(gzip.compress(path.read_bytes(), 6)) if path else 0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--site", type=Path, default=Path("site"))
@@ -85,8 +105,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--list", action="store_true", help="list every request of the query")
     args = parser.parse_args()
-    if not (args.site / args.lang / "pagefind").is_dir():
-        sys.exit(f"{args.site} has no Pagefind index: build the site first (make site)")
+    if not (args.site / args.lang / "search" / "index.js").is_file():
+        sys.exit(f"{args.site} has no search index: build the site first (make site)")
     runs = measure(args.site, args.lang, args.query, args.runs)
     print(f"site {args.site}  lang {args.lang}  query {args.query!r}  runs {len(runs)}")
     print(
@@ -99,6 +119,8 @@ def main() -> None:
         f"  {statistics.median(r['query_bytes'] for r in runs) / 1024:8.1f} KiB"
         f" in {runs[0]['query_requests']} requests, {runs[0]['cards']} cards shown"
     )
+    gzipped = statistics.median(r["query_gzip_bytes"] for r in runs)
+    print(f"  the same, gzip-compressed as GitHub Pages sends text: {gzipped / 1024:8.1f} KiB")
     total = statistics.median(r["load_bytes"] + r["query_bytes"] for r in runs)
     search = statistics.median(r["search_bytes"] for r in runs)
     print(

@@ -1,7 +1,7 @@
 """How well the site's search answers readers' queries, and how fast, in Chromium.
 
 For every query of a query file (tests/site/search_queries.yml: a query and the cases expected
-near the top), over http (Pagefind) and from disk (file://), in both languages:
+near the top), over http and from disk (file://), in both languages:
 - recall@3: the share of expected cases among the first three results (of min(3, expected));
 - MRR: the mean of 1 / rank of the first expected case within the first 20 results;
 - agreement: the share of queries whose first 20 results are the same cases in the same order

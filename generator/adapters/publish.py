@@ -1,9 +1,9 @@
-"""Publishing a build: written beside the live site, indexed, and swapped in only on success.
+"""Publishing a build: written beside the live site and swapped in only on success.
 
 At every instant there is a complete site: the new one replaces the old in one atomic exchange of
 the two folders (`renameat2` with RENAME_EXCHANGE on Linux; elsewhere two renames, the old site
 moved aside first). Publishes are serialised by a lock beside the site, and whatever a killed
-build left (staging, search documents, an old site moved aside) is removed by the next one once
+build left (staging, an old site moved aside) is removed by the next one once
 the process that made it is gone. A site folder that is a symbolic link is published through it
 (the link keeps pointing at the same path, which now holds the new site).
 """
@@ -46,7 +46,7 @@ def check_site_dir(site_dir: Path, root: Path, sources: list[Path]) -> None:
 
 
 class Publication:
-    """One build's way to `site_dir`: a staging folder, search documents, then the swap."""
+    """One build's way to `site_dir`: a staging folder, then the swap."""
 
     def __init__(self, site_dir: Path) -> None:
         # Through a symbolic link to where it points: the link itself is never replaced.
@@ -54,7 +54,6 @@ class Publication:
         discard_stale(self.site_dir)
         name, parent, pid = self.site_dir.name, self.site_dir.parent, os.getpid()
         self.staging = parent / f".{name}.building-{pid}"
-        self.search = parent / f".{name}.search-{pid}"  # documents Pagefind reads, never published
         self.old = parent / f".{name}.old-{pid}"
         self.lock = parent / f".{name}.lock"
 
@@ -78,14 +77,15 @@ class Publication:
                 shutil.rmtree(self.old, ignore_errors=True)
 
     def discard(self) -> None:
-        """Remove this build's staging and search folders (after a failure, or once published)."""
-        for folder in (self.staging, self.search, self.old):
+        """Remove this build's staging folder and the old site moved aside."""
+        for folder in (self.staging, self.old):
             shutil.rmtree(folder, ignore_errors=True)
 
 
 def discard_stale(site_dir: Path) -> None:
     """Remove folders left by builds that were killed (their process is gone)."""
     parent, name = site_dir.parent, site_dir.name
+    # "search": the documents of the search index that builds wrote until 2026-12-02.
     for kind in ("building", "search", "old"):
         for path in parent.glob(f".{name}.{kind}-*"):
             pid = path.name.rsplit("-", 1)[-1]

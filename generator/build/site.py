@@ -11,7 +11,7 @@ executor the caller passes in.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from types import MappingProxyType
@@ -25,8 +25,6 @@ from ..outputs.exports import api_files, atom_feed
 from ..outputs.graph import Layout, graph_payload, layout_terms
 from ..outputs.markdown import markdown_files
 from ..outputs.search_data import as_keyed_script, as_script, search_files
-from ..outputs.search_documents import search_document
-from ..pages import urls
 from ..pages.build import SiteOptions, build_pages
 from ..pages.kinds import Page
 from ..render.renderer import Renderer
@@ -78,12 +76,6 @@ class Site:
     def content(self, url: str) -> str:
         """The rendered content area of the page at `url`."""
         return zlib.decompress(self.contents[url]).decode("utf-8")
-
-    def search_documents(self) -> Iterator[tuple[str, str]]:
-        """(case page URL, document) for every case in every language, for Pagefind."""
-        for lang, search in self.corpora.items():
-            for document in search.corpus.documents:
-                yield urls.case(lang, document.id), search_document(document.words)
 
     def changed_since(self, previous: Site | None) -> frozenset[str]:
         """URLs of pages whose content differs from `previous` (every page when there is none)."""

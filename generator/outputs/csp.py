@@ -15,13 +15,12 @@ _HEAD = re.compile(r"<head(?:\s[^>]*)?>", re.I)  # not <header>
 
 POLICY = {
     "default-src": ["'self'"],
-    # Pagefind compiles its WebAssembly search engine; 'wasm-unsafe-eval' allows only that.
-    "script-src": ["'self'", "'wasm-unsafe-eval'"],
+    "script-src": ["'self'"],
     "style-src": ["'self'"],
     "img-src": ["'self'", "data:"],
     "font-src": ["'self'", "data:"],
     "connect-src": ["'self'"],
-    "worker-src": ["'self'", "blob:"],
+    "worker-src": ["'none'"],
     "object-src": ["'none'"],
     "base-uri": ["'self'"],
     "form-action": ["'none'"],

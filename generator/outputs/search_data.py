@@ -8,8 +8,8 @@ Every file is a plain `<script src>` file, so it loads from `file://` too. Per l
   (facets and their counts) and the words of its lead (ranking), plus the synonyms. Loaded on
   the reader's first search.
 - `words/<start>.js`: the indexed words that start with <start> (two letters, or one Korean
-  syllable) and the cases that have each: for a query word's typo correction, and, from disk,
-  where Pagefind cannot load, for its cases. A search loads the parts of its words only.
+  syllable) and the cases that have each: a query word's cases and its typo correction. A
+  search loads the parts of its words only.
 - `text/<id>.js`: one case's card and the sentences a result may quote; loaded for the cards
   shown.
 - `cards/<id>.js` (written by the build, which has the renderer): one case's labelled sections,
@@ -32,7 +32,6 @@ from ..render.strings import date_text, strings_for
 from ..search.analyzer import Analyzer, browser_rules, default_analyzer
 from ..search.corpus import SearchCorpus, term_lead
 from ..search.engine import start_of
-from .search_documents import spell_hangul
 
 
 def terms_payload(library: Library, lang: str) -> dict:
@@ -132,9 +131,20 @@ def vocabulary_parts(search: SearchCorpus) -> dict[str, dict]:
     return parts
 
 
+_SPELLING = {code: f"q{code - 0xAC00:05d}" for code in range(0xAC00, 0xD7A4)}
+
+
+def spell_hangul(text: str) -> str:
+    """Each Hangul syllable as `q` and its five-digit number in the Unicode block (가 -> q00000),
+    so that file names are ASCII. Fixed width: a prefix of a Korean word spells a prefix of its
+    spelling. Must match `spellHangul` in library.js: from disk a Korean query loads its part
+    by that name (tests/site/test_site_search.py searches Korean words from disk)."""
+    return text.translate(_SPELLING)
+
+
 def part_file(start: str) -> str:
-    """The file of a vocabulary part, under <lang>/search/words/ (Korean spelled, as for Pagefind;
-    must match `partFile` in library.js)."""
+    """The file of a vocabulary part, under <lang>/search/words/ (Korean spelled; must match
+    `vocabularyPart` in library.js)."""
     return f"{spell_hangul(start)}.js"
 
 

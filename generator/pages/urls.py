@@ -16,7 +16,7 @@ PAGE_SIZE = 20
 RESERVED_TERM_IDS = frozenset({"index"})
 RESERVED_INCIDENT_IDS = frozenset({"index"})
 RESERVED_FACET_SLUGS = frozenset(
-    {"cases", "page", "matrix", "search", "pagefind", "assets", "api", "about", "index", "feed"}
+    {"cases", "page", "matrix", "search", "assets", "api", "about", "index", "feed"}
 )
 
 

@@ -6,7 +6,7 @@ language), the words of its lead (titles, summaries, the labels of its terms), i
 place in the library's order.
 A query becomes groups: each query word (or the word its typo is taken for) with its synonyms
 and the taxonomy terms it is a name of. A case matches a group when it has a word that starts
-with one of the words (Pagefind's rule; when no indexed word starts with it, the longest indexed
+with one of the words (a prefix match; when no indexed word starts with it, the longest indexed
 word it starts with, if that is most of it), or is tagged with one of the terms. A case must
 match every group of a short query and most groups of a long one (`required_words`); when none
 within the filters does, the cases that match the most groups do. These full matches come first,

@@ -70,7 +70,8 @@ class TestWithPolicy:
 class TestPolicy:
     def test_scripts_only_from_the_site(self):
         policy = directives(POLICY_TEXT)
-        assert policy["script-src"] == ["'self'", "'wasm-unsafe-eval'"]
+        assert policy["script-src"] == ["'self'"]
+        assert policy["worker-src"] == ["'none'"]
         assert policy["default-src"] == ["'self'"]
         assert policy["object-src"] == ["'none'"]
         assert policy["base-uri"] == ["'self'"]

@@ -153,7 +153,7 @@ class TestReservedNames:
         }
         assert folders == {"cases", "page", "matrix"}
         assert folders <= urls.RESERVED_FACET_SLUGS
-        assert {"search", "assets", "api", "pagefind", "index"} <= urls.RESERVED_FACET_SLUGS
+        assert {"search", "assets", "api", "index"} <= urls.RESERVED_FACET_SLUGS
 
     def test_a_term_called_index_would_be_its_facets_page(self):
         assert "index" in urls.RESERVED_TERM_IDS

@@ -281,7 +281,7 @@ def test_print_shows_addresses_keeps_blocks_whole_and_leaves_the_frame_out(
     )
     assert style["cluster"] == "avoid" and style["section"] == "avoid"
     assert style["heading"] == "avoid" and style["h1"] == "avoid"
-    # (Material has no search box here: the site's search is Pagefind's, in the page)
+    # (Material has no search box here: the site's search is the library page's own)
     assert [s for s, d in style["hidden"] if d is None] == [".md-search"]
     assert all(display in ("none", None) for _, display in style["hidden"]), style["hidden"]
     assert style["text"] == style["prose"] == style["chip"] == "rgb(0, 0, 0)"

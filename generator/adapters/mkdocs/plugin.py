@@ -2,7 +2,7 @@
 
 The core (`generator.build.site.build`) checks the library and renders every page's content;
 MkDocs and Material only draw the frame around each page and write it. Publishing (a staging
-folder swapped in on success) and the Pagefind index are adapters of their own. To move to
+folder swapped in on success) is an adapter of its own. To move to
 another shell, replace this package; see docs/ARCHITECTURE.md.
 """
 
@@ -20,7 +20,6 @@ from ...build.executor import default_executor, serial
 from ...build.site import BuildError, Site, build
 from ...load.project import ProjectPaths
 from ...outputs.csp import with_policy
-from ..pagefind import SearchIndex, SearchIndexError
 from ..publish import Publication, PublishError, check_site_dir
 from . import support
 from .preview import PreviewErrors
@@ -44,7 +43,6 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         self.cache = CheckCache()  # kept across the rebuilds of `mkdocs serve`
         self.bytecode = support.MemoryBytecodeCache()
         self.publication: Publication | None = None
-        self.search: SearchIndex | None = None
         self.known: set[str] = set()
         self.publishing = False
         self.build_error: str | None = None  # what stopped the last build, for the preview
@@ -71,9 +69,6 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         support.log_warnings(site.warnings)
         support.log_build(site, executor, self.changed, preview)
         self.publication = Publication(Path(config.site_dir)) if not preview else None
-        if self.publication is not None:  # index the cases while MkDocs writes the site
-            self.search = SearchIndex(site.search_documents(), self.publication.search)
-            self.search.start()
         if publishing:
             config.site_dir = str(self.publication.staging)
         self.publishing = publishing
@@ -114,28 +109,12 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
     def on_post_template(self, output_content, template_name, config):
         return with_policy(output_content) if template_name.endswith(".html") else output_content
 
-    def on_post_build(self, config) -> None:
-        if self.search is not None:
-            try:
-                self.search.publish_into(Path(config.site_dir))
-            except SearchIndexError as exc:
-                raise PluginError(f"search index: {exc}") from None
-            finally:
-                self.search.discard()
-            support.log.info(
-                "search index: Pagefind took %.1f s; the build waited %.1f s for it",
-                self.search.seconds,
-                self.search.waited,
-            )
-
     def on_build_error(self, *, error) -> None:
         # Also reached when --strict turns warnings into a failure after on_post_build.
         self.build_error = str(error)
-        if self.search is not None:
-            self.search.discard()
         if self.publication is not None:
             self.publication.discard()
-        self.publication = self.search = None
+        self.publication = None
 
     def on_shutdown(self) -> None:
         """Publish the staged site: only now is the build known to have succeeded. MkDocs keeps

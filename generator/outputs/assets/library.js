@@ -1,9 +1,8 @@
 // Incident Library: live search and faceted filtering on the library and term pages.
 //
 // The page is plain HTML that works without JavaScript; this script adds a search box, filter
-// chips, recommended filters and live results on top. Over http it queries the Pagefind index;
-// opened from disk (file://), where browsers refuse module imports, it searches the same cases
-// from a classic script (cases.js). Both engines answer the same questions the same way.
+// chips, recommended filters and live results on top. Its search data are classic scripts, so it
+// works the same over http and opened from disk (file://), where browsers refuse module imports.
 (function () {
   "use strict";
 
@@ -76,11 +75,11 @@
     return kept.sort(function (a, b) { return a.start - b.start; });
   }
 
-  // ---- Engines ---------------------------------------------------------------------------
-  // One engine (search-core.js) whichever way the site is opened; only the answer to "which
-  // cases have a word starting with this" comes from elsewhere: Pagefind's index over http,
-  // words.js from disk (where browsers refuse module imports). Both hold the same words, so a
-  // query gives the same cases in the same order either way.
+  // ---- Engine ----------------------------------------------------------------------------
+  // One engine (search-core.js) and one index whichever way the site is opened: the cases that
+  // have a word come from the vocabulary part of its first letters (words/<start>.js), a
+  // classic script that loads over http and from disk alike. A search loads the parts of its
+  // words only; the engine needs each part anyway, to correct typos.
   var SEARCH = LANG_ROOT + "search/";
 
   function data() { return window.IncidentLibraryData || {}; }
@@ -99,47 +98,14 @@
     return loadScript(SEARCH + "index.js").then(function () {
       var payload = data().index;
       var docs = window.IncidentSearch.documents(payload, FACETS);
-      var positionOf = {};
-      docs.forEach(function (doc, at) { positionOf[doc.id] = at; });
-      return { docs: docs, synonyms: payload.synonyms, termNames: payload.termNames, positionOf: positionOf };
+      return { docs: docs, synonyms: payload.synonyms, termNames: payload.termNames };
     });
   }
 
-  // Korean as the search documents spell it for Pagefind (outputs/search_documents.py).
+  // A part's file name, with Korean spelled in ASCII as `part_file` does (outputs/search_data.py).
   function spellHangul(word) {
     return word.replace(/[\uac00-\ud7a3]/g, function (c) {
       return "q" + String(c.charCodeAt(0) - 0xac00 + 100000).slice(1);
-    });
-  }
-
-  function pagefindIndex() {
-    var base = new URL(LANG_ROOT + "pagefind/", location.href).href;
-    return import(base + "pagefind.js").then(function (pagefind) {
-      return Promise.resolve(pagefind.options({ basePath: base }))
-        .then(function () {
-          var fragments = fetch(base + "cases.json").then(function (response) {
-            if (!response.ok) throw new Error("cases.json: " + response.status);
-            return response.json();
-          });
-          return Promise.all([fragments, loadIndex()]);
-        })
-        .then(function (loaded) {
-          var fragments = loaded[0];
-          var index = loaded[1];
-          index.name = "pagefind";
-          index.postings = function (word) {
-            return pagefind.search(spellHangul(word)).then(function (response) {
-              var found = new Set();
-              response.results.forEach(function (result) {
-                var at = index.positionOf[fragments[result.id]];
-                if (at !== undefined) found.add(at);
-              });
-              return found;
-            });
-          };
-          index.vocabulary = vocabularyPart;
-          return index;
-        });
     });
   }
 
@@ -161,7 +127,7 @@
     return parts[start];
   }
 
-  function diskIndex() {
+  function partsIndex() {
     return loadIndex().then(function (index) {
       var startOf = window.IncidentSearch.startOf;
       index.name = "local";
@@ -174,13 +140,7 @@
   }
 
   function createEngine() {
-    var index = location.protocol === "file:"
-      ? diskIndex()
-      : pagefindIndex().catch(function (error) {
-          console.warn("Pagefind did not load; searching words.js instead.", error);
-          return diskIndex();
-        });
-    return index.then(function (loaded) {
+    return partsIndex().then(function (loaded) {
       var engine = new window.IncidentSearch.Engine(TERMS.rules, loaded);
       engine.name = loaded.name;
       return engine;
@@ -795,7 +755,7 @@
     });
   }
 
-  // The engine (Pagefind's index, or cases.js from disk) loads on the reader's first
+  // The engine and its index (search/index.js) load on the reader's first
   // interaction, or at once when the URL asks for a filtered view: the unfiltered page is
   // already rendered, so a reader who only browses downloads no search data.
   var enginePromise = null;

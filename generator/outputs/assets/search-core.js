@@ -1,9 +1,8 @@
 // Incident Library: the search, as generator/search/rules.yml defines it, for the browser.
 //
-// One engine for both ways the site is opened: over http it asks Pagefind which cases have a
-// word, from disk it looks the word up in cases.js; everything else (query words, synonyms,
-// typos, leaving words out, ranking, facets, the quoted passage) is this file, so both give the
-// same cases in the same order. The agent server's engine (generator/search/engine.py) follows
+// One engine for both ways the site is opened: the cases that have a word come from the
+// vocabulary parts (words/<start>.js, loaded by library.js); everything else (query words,
+// synonyms, typos, leaving words out, ranking, facets, the quoted passage) is this file. The agent server's engine (generator/search/engine.py) follows
 // the same rules; tests/search/ runs one set of vectors through both. Loads as a classic script
 // (window.IncidentSearch) and as a Node module (for those tests).
 (function (root, factory) {
@@ -154,7 +153,7 @@
   // An index: { docs: [{id, lead: [words], title: [words], terms: {facet: [ids]}, order}],
   // synonyms: {word: [words]}, postings(word) -> Set or Promise<Set> of doc positions,
   // vocabulary(start) -> Vocabulary or Promise<Vocabulary> of the words that begin with `start` }.
-  // Postings follow Pagefind's rule: the cases with a word that starts with `word`, or, when no
+  // Postings are a prefix match: the cases with a word that starts with `word`, or, when no
   // indexed word does, those with the longest indexed word it starts with.
 
   function Engine(rules, index) {
