@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -61,3 +62,31 @@ class PageWatch:
 
     def foreign_requests(self, base: str) -> list[str]:
         return [u for u in self.requests if not (u.startswith(base) or u.startswith("data:"))]
+
+
+AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_results(page, passes: bool = False) -> dict:
+    """axe-core's results for the page, which must have been opened with `bypass_csp=True`: axe is
+    injected as an inline script, which the site's own policy rightly refuses. Unless `passes`,
+    only violations are gathered in full (`resultTypes`): axe then skips working out selectors for
+    every element that passes, which changes no violation found and takes a fraction of the time
+    on the library pages."""
+    page.add_script_tag(path=str(AXE))
+    options = "{}" if passes else "{resultTypes: ['violations']}"
+    script = f"async () => JSON.stringify(await axe.run(document, {options}))"
+    return json.loads(page.evaluate(script))
+
+
+def serious(results: dict) -> list[str]:
+    """The serious and critical violations, one line each (id, impact, first element)."""
+    return [
+        f"{v['id']} ({v['impact']}): {v['nodes'][0]['target']}"
+        for v in results["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def serious_violations(page) -> list[str]:
+    return serious(axe_results(page))

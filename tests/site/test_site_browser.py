@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from browser import PageWatch
-from conftest import REPO
+from browser import PageWatch, serious_violations
 
 CASE = "acme-gpu-outage-01"
-AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
 
 
 def open_page(chromium, url: str, **context_options):
@@ -102,12 +98,6 @@ def test_axe_finds_no_serious_or_critical_violation(chromium, site, url):
             )
             if "graph=1" in url:
                 page.wait_for_selector("[data-il-graph-canvas] svg")
-            page.add_script_tag(path=str(AXE))
-            result = page.evaluate("async () => JSON.stringify(await axe.run(document))")
-            found += [
-                f"{width} px {scheme}: {v['id']} ({v['impact']}): {v['nodes'][0]['target']}"
-                for v in json.loads(result)["violations"]
-                if v["impact"] in ("serious", "critical")
-            ]
+            found += [f"{width} px {scheme}: {v}" for v in serious_violations(page)]
             context.close()
     assert found == []

@@ -11,11 +11,10 @@ import re
 from pathlib import Path
 
 import pytest
-from browser import PageWatch, serve
-from conftest import REPO, Project, translation_text
+from browser import PageWatch, serious_violations, serve
+from conftest import Project, translation_text
 from sitebuild import build_fixture_site, write_fixture_library
 
-AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
 CHECKER = "https://checker.acme.dev/"
 LONG_TITLE = (
     "애크미: 드라이버 업데이트 뒤 인피니밴드 패브릭과 GPU 드라이버가 함께 멈춘 대규모 학습 클러스터"
@@ -381,12 +380,6 @@ def test_axe_finds_no_serious_violation_on_the_case_page(chromium, site, lang, w
     page.goto(site.as_uri() + "/" + CASES[lang] + "?stay")
     page.click("button[data-il-copy='cite-text']")  # the status shows its message
     page.locator("article .headerlink").first.focus()
-    page.add_script_tag(path=str(AXE))
-    result = page.evaluate("async () => JSON.stringify(await axe.run(document))")
-    violations = [
-        f"{v['id']} ({v['impact']}): {v['nodes'][0]['target']}"
-        for v in json.loads(result)["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
+    violations = serious_violations(page)
     assert violations == []
     context.close()
