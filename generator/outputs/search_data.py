@@ -29,8 +29,8 @@ from ..pages import urls
 from ..pages.build import FULL_CARDS
 from ..render.renderer import ROOT_MARK
 from ..render.strings import date_text, strings_for
-from ..search.analyzer import Analyzer, browser_rules, default_analyzer
-from ..search.corpus import SearchCorpus, term_lead
+from ..search.analyzer import browser_rules
+from ..search.corpus import SearchCorpus
 from ..search.engine import start_of
 
 
@@ -72,40 +72,25 @@ def terms_payload(library: Library, lang: str) -> dict:
     }
 
 
-def term_words(library: Library, analyzer: Analyzer | None = None) -> dict[str, list[str]]:
-    """ "facet:term" -> the words of what the term adds to the lead of every case it tags."""
-    analyzer = analyzer or default_analyzer()
-    return {
-        f"{facet.id}:{term.id}": sorted(set(analyzer.document_words(term_lead(term))))
-        for facet in library.taxonomy.facets
-        for term in facet.terms
-    }
+def term_keys(library: Library) -> list[str]:
+    """Every term as "facet:term", in taxonomy order: what a case's term positions point to."""
+    return [f"{facet.id}:{term.id}" for facet in library.taxonomy.facets for term in facet.terms]
 
 
 def index_payload(library: Library, search: SearchCorpus) -> dict:
     """The engine's view of every case, in library order (a case's position is its order):
-    [id, [positions in `terms`], [lead words its terms do not already give], [title words]].
-    The browser rebuilds each lead as those words plus the words of its terms' names
-    (`termWords`)."""
-    keys = list(term_words(library))
-    words = term_words(library)
+    [id, [positions in `terms`]]. Which of its words are in its lead and its titles is given
+    word by word in the vocabulary parts (`vocabulary_parts`), so that a search downloads it
+    only for the words it has: at 10,000 cases, listing them here made this file 6.7 MB."""
+    keys = term_keys(library)
     position = {key: n for n, key in enumerate(keys)}
     docs = []
     for document in search.corpus.documents:
         tagged = [f"{facet}:{term}" for facet, ids in document.terms.items() for term in ids]
-        given = set().union(*(words[key] for key in tagged)) if tagged else set()
-        docs.append(
-            [
-                document.id,
-                [position[key] for key in tagged],
-                sorted(set(document.lead) - given),
-                list(document.title),
-            ]
-        )
+        docs.append([document.id, [position[key] for key in tagged]])
     return {
         "lang": search.lang,
         "terms": keys,
-        "termWords": [words[key] for key in keys],
         "synonyms": {word: list(others) for word, others in sorted(search.corpus.synonyms.items())},
         # A word -> the terms it is a one-word name of: their cases match it.
         "termNames": {word: list(keys) for word, keys in search.corpus.term_names.items()},
@@ -117,15 +102,27 @@ def index_payload(library: Library, search: SearchCorpus) -> dict:
 
 def vocabulary_parts(search: SearchCorpus) -> dict[str, dict]:
     """The vocabulary in parts by how words start (`start_of`): start -> {words (sorted), postings
-    (the positions of the cases with each word), shown (how cases write a stem, for showing a
-    correction)}. A query word needs only its own part: to
-    correct a typo over http, and for its cases from disk."""
+    (the positions of the cases with each word), lead and title (the positions of the cases with
+    it in their lead, in their titles: a match there weighs more), shown (how cases write a stem,
+    for showing a correction)}. A query word needs only its own part: for its cases, their
+    weights and a typo's correction."""
     corpus = search.corpus
+    in_lead: dict[str, list[int]] = {}
+    in_title: dict[str, list[int]] = {}
+    for at, document in enumerate(corpus.documents):
+        for word in document.lead:
+            in_lead.setdefault(word, []).append(at)
+        for word in set(document.title):
+            in_title.setdefault(word, []).append(at)
     parts: dict[str, dict] = {}
     for word in corpus.vocabulary:
-        part = parts.setdefault(start_of(word), {"words": [], "postings": [], "shown": {}})
+        part = parts.setdefault(
+            start_of(word), {"words": [], "postings": [], "lead": [], "title": [], "shown": {}}
+        )
         part["words"].append(word)
         part["postings"].append(sorted(corpus.exact(word)))
+        part["lead"].append(in_lead.get(word, []))
+        part["title"].append(in_title.get(word, []))
         if word in corpus.shown:
             part["shown"][word] = corpus.shown[word]
     return parts

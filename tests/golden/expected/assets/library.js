@@ -121,7 +121,7 @@
         : Promise.resolve();
       parts[start] = loaded.then(function () {
         var part = (data().words || {})[start] || { words: [], postings: [], shown: {} };
-        return new window.IncidentSearch.Vocabulary(part.words, part.postings, part.shown);
+        return new window.IncidentSearch.Vocabulary(part.words, part.postings, part.shown, part.lead, part.title);
       });
     }
     return parts[start];
@@ -134,6 +134,9 @@
       index.vocabulary = vocabularyPart;
       index.postings = function (word) {
         return vocabularyPart(startOf(word, TERMS.rules)).then(function (part) { return part.lookup(word); });
+      };
+      index.fields = function (word) {
+        return vocabularyPart(startOf(word, TERMS.rules)).then(function (part) { return part.fields(word); });
       };
       return index;
     });

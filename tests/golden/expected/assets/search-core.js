@@ -150,8 +150,9 @@
   }
 
   // ---- The engine ------------------------------------------------------------------------------
-  // An index: { docs: [{id, lead: [words], title: [words], terms: {facet: [ids]}, order}],
-  // synonyms: {word: [words]}, postings(word) -> Set or Promise<Set> of doc positions,
+  // An index: { docs: [{id, terms: {facet: [ids]}, order}], synonyms: {word: [words]},
+  // postings(word) -> Set or Promise<Set> of doc positions, fields(word) -> {lead: Set, title: Set}
+  // (or a Promise of it) of the docs with such a word in their lead and in their titles,
   // vocabulary(start) -> Vocabulary or Promise<Vocabulary> of the words that begin with `start` }.
   // Postings are a prefix match: the cases with a word that starts with `word`, or, when no
   // indexed word does, those with the longest indexed word it starts with.
@@ -182,6 +183,15 @@
       });
     }
     return cache[word];
+  };
+
+  // The cases whose lead (titles, summaries, the names of their terms) and whose titles have a
+  // word that starts with `word`: {lead: Set, title: Set}. A match there weighs more.
+  Engine.prototype.fields = function (word) {
+    var cache = this.cache;
+    var key = "\u0001" + word;
+    if (!cache[key]) cache[key] = Promise.resolve(this.index.fields(word));
+    return cache[key];
   };
 
   // The cases tagged with the term "facet:term".
@@ -272,10 +282,8 @@
     return true;
   }
 
-  function hasWord(words, group) {
-    for (var a = 0; a < group.alternatives.length; a++) {
-      for (var w = 0; w < words.length; w++) if (words[w].indexOf(group.alternatives[a]) === 0) return true;
-    }
+  function startsWithAny(words, word) {
+    for (var w = 0; w < words.length; w++) if (words[w].indexOf(word) === 0) return true;
     return false;
   }
 
@@ -303,7 +311,9 @@
       var groups = planned.groups;
       return Promise.all(
         groups.map(function (group) {
-          return Promise.all(group.alternatives.map(function (a) { return self.postings(a); }));
+          return Promise.all(group.alternatives.map(function (a) {
+            return Promise.all([self.postings(a), self.fields(a)]);
+          }));
         })
       ).then(function (found) {
         if (stale()) return null;
@@ -311,9 +321,16 @@
         var dropped = [];
         groups.forEach(function (group, g) {
           var union = new Set();
-          found[g].forEach(function (set) { set.forEach(function (v) { union.add(v); }); });
+          var lead = new Set();
+          var title = new Set();
+          found[g].forEach(function (pair) {
+            pair[0].forEach(function (v) { union.add(v); });
+            pair[1].lead.forEach(function (v) { lead.add(v); });
+            pair[1].title.forEach(function (v) { title.add(v); });
+          });
           group.terms.forEach(function (key) { self.tagged(key).forEach(function (v) { union.add(v); }); });
-          if (union.size) matched.push({ group: group, found: union, literal: found[g][0] });
+          var m = { group: group, found: union, literal: found[g][0][0], lead: lead, title: title };
+          if (union.size) matched.push(m);
           else dropped.push(group.typed); // no case has it, nor anything it was taken for
         });
         var hits = new Array(docs.length).fill(0);
@@ -340,12 +357,11 @@
         var synonym = self.rules.synonym_weight;
         var scores = {};
         chosen.forEach(function (index) {
-          var doc = docs[index];
           var value = 0;
           matched.forEach(function (m, k) {
             if (!m.found.has(index)) return;
-            var inLead = hasWord(doc.lead, m.group) ? 1 : 0;
-            var inTitle = hasWord(doc.title || [], m.group) ? 1 : 0;
+            var inLead = m.lead.has(index) ? 1 : 0;
+            var inTitle = m.title.has(index) ? 1 : 0;
             var share = m.literal.has(index) ? 1 : synonym;
             value += weights[k] * share * (1 + bonus * inLead + titleBonus * inTitle);
           });
@@ -436,10 +452,13 @@
   // From a part of words/<start>.js ({words, postings}), or built in memory (tests, the index of a
   // whole small library).
   // `shown`: {word: the form cases write it in}, for the words whose stem is not that form.
-  function Vocabulary(words, postings, shown) {
+  // `lead`, `title`: for each word, the cases that have it in their lead, in their titles.
+  function Vocabulary(words, postings, shown, lead, title) {
     this.words = words;
     this.postings = postings;
     this.shown = shown || {};
+    this.lead = lead || words.map(function () { return []; });
+    this.title = title || words.map(function () { return []; });
     this.freq = postings.map(function (p) { return p.length; });
   }
 
@@ -464,6 +483,17 @@
     return found;
   };
 
+  // The cases with a word that starts with `word` in their lead, and in their titles.
+  Vocabulary.prototype.fields = function (word) {
+    var lead = new Set();
+    var title = new Set();
+    for (var i = this.first(word); i < this.words.length && this.words[i].indexOf(word) === 0; i++) {
+      this.lead[i].forEach(function (d) { lead.add(d); });
+      this.title[i].forEach(function (d) { title.add(d); });
+    }
+    return { lead: lead, title: title };
+  };
+
   // The positions of the cases with exactly this word, or null.
   Vocabulary.prototype.exact = function (word) {
     var at = this.first(word);
@@ -474,7 +504,13 @@
     var from = this.first(start);
     var to = from;
     while (to < this.words.length && this.words[to].indexOf(start) === 0) to++;
-    return new Vocabulary(this.words.slice(from, to), this.postings.slice(from, to), this.shown);
+    return new Vocabulary(
+      this.words.slice(from, to),
+      this.postings.slice(from, to),
+      this.shown,
+      this.lead.slice(from, to),
+      this.title.slice(from, to)
+    );
   };
 
   Vocabulary.fromDocuments = function (docWords, shown) {
@@ -492,7 +528,7 @@
     return new Vocabulary(words, words.map(function (w) { return table[w]; }), shown);
   };
 
-  // An index over a vocabulary held in memory.
+  // An index over a vocabulary held in memory, its documents with their `lead` and `title`.
   function memoryIndex(docs, synonyms, vocabulary, termNames) {
     return {
       docs: docs,
@@ -500,27 +536,32 @@
       termNames: termNames || {},
       postings: function (word) { return vocabulary.lookup(word); },
       vocabulary: function (start) { return vocabulary.slice(start); },
+      fields: function (word) {
+        var lead = new Set();
+        var title = new Set();
+        docs.forEach(function (doc, at) {
+          if (startsWithAny(doc.lead || [], word)) lead.add(at);
+          if (startsWithAny(doc.title || [], word)) title.add(at);
+        });
+        return { lead: lead, title: title };
+      },
     };
   }
 
   // ---- index.js -> the engine's documents ----------------------------------------------------
-  // Each case is [id, [term positions], [lead words its terms do not give], [title words]]; its
-  // lead is those
-  // words plus the words of its terms' names, and its order is its position.
+  // Each case is [id, [term positions]]; its order is its position. Which words are in its lead
+  // and its titles comes with each word, in the vocabulary parts.
   function documents(payload, facets) {
     return payload.docs.map(function (entry, order) {
       var terms = {};
       for (var f = 0; f < facets.length; f++) terms[facets[f]] = [];
-      var lead = {};
-      entry[2].forEach(function (word) { lead[word] = true; });
       entry[1].forEach(function (k) {
         var key = payload.terms[k];
         var colon = key.indexOf(":");
         var facet = key.slice(0, colon);
         (terms[facet] || (terms[facet] = [])).push(key.slice(colon + 1));
-        payload.termWords[k].forEach(function (word) { lead[word] = true; });
       });
-      return { id: entry[0], terms: terms, lead: Object.keys(lead).sort(), title: entry[3], order: order };
+      return { id: entry[0], terms: terms, order: order };
     });
   }
 

@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["fa"]={"words":["fabric","fail","failure","fall","faulty"],"postings":[[1,2],[0,1,2],[1,2],[1],[0]],"shown":{"fail":"failed"}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["fa"]={"words":["fabric","fail","failure","fall","faulty"],"postings":[[1,2],[0,1,2],[1,2],[1],[0]],"lead":[[1,2],[],[1,2],[1],[0]],"title":[[2],[],[],[1],[]],"shown":{"fail":"failed"}};
