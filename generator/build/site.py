@@ -214,7 +214,7 @@ def _files(
     previous: Site | None = None,
 ) -> dict:
     files: dict[str, bytes] = dict(asset_files(library.taxonomy))
-    for path, script in search_files(library, corpora).items():
+    for path, script in search_files(library, corpora):
         files[path] = script.encode("utf-8")
     for lang in LANGS:
         graph = as_script("graph", graph_payload(library, lang, layout))
