@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from ..load.files import ProjectPaths, incident_files
+from ..load.files import ProjectPaths, incident_paths
 from ..validate.diagnostics import Diagnostic
 
 RESULT_FILE = ".cache/incidents-check-result.json"
@@ -153,7 +153,7 @@ def _fingerprint(paths: ProjectPaths, today: date, started_ns: int) -> str | Non
         digest.update(paths.taxonomy.read_bytes())
     except OSError:
         return None
-    for path, display in incident_files(paths):
+    for path, display in incident_paths(paths):
         stat = file_stat(path)
         if stat is None or racy(stat, started_ns):
             return None

@@ -109,7 +109,9 @@ def build(
     _check_unique_urls(pages)
     contents = _render(library, options, pages, executor, previous)
     layout = layout_terms(library, previous.layout if previous is not None else None)
-    corpora = build_corpora(library)
+    corpora = build_corpora(
+        library, (previous.library, previous.corpora) if previous is not None else None
+    )
     files = _files(library, options, layout, corpora, outputs, executor, previous)
     nav = tuple(
         NavSection(lang, AUTONYMS[lang], tuple(p.url for p in pages if p.in_nav and p.lang == lang))

@@ -47,11 +47,17 @@ class ProjectPaths:
 def incident_files(paths: ProjectPaths) -> list[tuple[Path, str]]:
     """(path, display path) of every incident file under the incidents folder, sorted by path:
     `*.md` files other than README.md and CONTRIBUTING.md, skipping names that start with `.`
-    or `_`. The one walker of the project. Names are computed from the walk itself: resolving
-    each path again costs more than checking a cached file does."""
+    or `_`. The one walker of the project (`incident_paths`, as Path objects)."""
+    return [(Path(path), display) for path, display in incident_paths(paths)]
+
+
+def incident_paths(paths: ProjectPaths) -> list[tuple[str, str]]:
+    """`incident_files` with each path as a string: what a check of an unchanged library walks
+    (a Path object per file costs more than stat-ing it). Names are computed from the walk
+    itself: resolving each path again costs more than checking a cached file does."""
     folder = str(paths.incidents)
     prefix = paths.display(paths.incidents) + "/"
-    found: list[tuple[tuple[str, ...], Path]] = []
+    found: list[tuple[tuple[str, ...], str]] = []
 
     def walk(directory: str, parts: tuple[str, ...]) -> None:
         try:
@@ -68,7 +74,7 @@ def incident_files(paths: ProjectPaths) -> list[tuple[Path, str]]:
                 and entry.name not in ("README.md", "CONTRIBUTING.md")
                 and entry.is_file()
             ):
-                found.append(((*parts, entry.name), Path(entry.path)))
+                found.append(((*parts, entry.name), entry.path))
 
     if os.path.isdir(folder):
         walk(folder, ())
@@ -79,7 +85,7 @@ def incident_files(paths: ProjectPaths) -> list[tuple[Path, str]]:
             relative.encode("utf-8")
             display = prefix + relative
         except UnicodeEncodeError:  # a name that is not UTF-8: let display() show it safely
-            display = paths.display(path)
+            display = paths.display(Path(path))
         out.append((path, display))
     return out
 

@@ -8,7 +8,8 @@ engines and the agent server search the very same words.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from sys import intern
 from types import MappingProxyType
 
@@ -19,6 +20,7 @@ from ..model.taxonomy import Term
 from .analyzer import Analyzer, default_analyzer
 from .engine import Corpus, Document, synonym_groups
 
+EMPTY: Mapping = MappingProxyType({})
 _MARKUP = re.compile(r"[`*_#>\[\]()|]|https?://\S+")
 _SENTENCE = re.compile(r"(?<=[.!?。])\s+|\n+")
 
@@ -97,9 +99,12 @@ class SearchCorpus:
     sentences: MappingProxyType  # case id -> its sentences
 
 
-def build_index(library: Library, analyzer: Analyzer | None = None) -> Corpus:
+def build_index(
+    library: Library, analyzer: Analyzer | None = None, unchanged: Mapping[str, Document] = EMPTY
+) -> Corpus:
     """The library's cases as the engine searches them: every language's words in one index,
-    the same for the Korean and the English pages."""
+    the same for the Korean and the English pages. `unchanged`: documents of a previous build
+    whose incidents (and taxonomy) are the same, whose words need not be worked out again."""
     analyzer = analyzer or default_analyzer()
     synonyms = synonym_groups((), analyzer)
     documents = []
@@ -107,6 +112,11 @@ def build_index(library: Library, analyzer: Analyzer | None = None) -> Corpus:
     for order, incident in enumerate(library.incidents):
         lead_words, body_words = lead_text(library, incident), body_text(incident)
         written += [lead_words, body_words]
+        terms = MappingProxyType({f.id: incident.term_ids(f.id) for f in library.taxonomy.facets})
+        old = unchanged.get(incident.id)
+        if old is not None:
+            documents.append(replace(old, order=order, terms=terms))
+            continue
         # Interned: a word is one string however many cases have it (at 10,000 cases, 7.5
         # million words in all, otherwise most of the corpus's memory).
         lead = [intern(word) for word in analyzer.document_words(lead_words)]
@@ -118,9 +128,7 @@ def build_index(library: Library, analyzer: Analyzer | None = None) -> Corpus:
                 id=incident.id,
                 words=tuple(set(body).union(lead)),
                 lead=tuple(sorted(set(lead))),
-                terms=MappingProxyType(
-                    {f.id: incident.term_ids(f.id) for f in library.taxonomy.facets}
-                ),
+                terms=terms,
                 order=order,
                 title=tuple(sorted(set(title))),
             )
@@ -128,12 +136,43 @@ def build_index(library: Library, analyzer: Analyzer | None = None) -> Corpus:
     return Corpus(documents, synonyms, analyzer.shown_forms(written), term_names(library, analyzer))
 
 
-def build_corpus(library: Library, lang: str, index: Corpus | None = None) -> SearchCorpus:
-    """One language's search: the index, and the sentences its result cards quote."""
-    texts = {i.id: tuple(case_sentences(i, lang)) for i in library.incidents}
+def build_corpus(
+    library: Library,
+    lang: str,
+    index: Corpus | None = None,
+    unchanged: Mapping[str, tuple[str, ...]] = EMPTY,
+) -> SearchCorpus:
+    """One language's search: the index, and the sentences its result cards quote (`unchanged`:
+    those of a previous build's unchanged incidents)."""
+    texts = {i.id: unchanged.get(i.id) or tuple(case_sentences(i, lang)) for i in library.incidents}
     return SearchCorpus(lang, index or build_index(library), MappingProxyType(texts))
 
 
-def build_corpora(library: Library) -> dict[str, SearchCorpus]:
+def build_corpora(
+    library: Library, previous: tuple[Library, Mapping[str, SearchCorpus]] | None = None
+) -> dict[str, SearchCorpus]:
+    """Both languages' search. `previous` (a preview's last library and corpora): the incidents
+    it has unchanged, under the same taxonomy, keep their analysed words and sentences (at 1,000
+    cases, working them out again was most of a preview's rebuild)."""
+    same: set[str] = set()
+    if previous is not None and previous[0].taxonomy == library.taxonomy and previous[1]:
+        old = {i.id: i for i in previous[0].incidents}
+        same = {i.id for i in library.incidents if old.get(i.id) == i}
+    if same:
+        corpora = previous[1]
+        first = next(iter(corpora.values())).corpus
+        documents = {d.id: d for d in first.documents if d.id in same}
+        index = build_index(library, unchanged=documents)
+        return {
+            lang: build_corpus(
+                library,
+                lang,
+                index,
+                {k: v for k, v in corpora[lang].sentences.items() if k in same}
+                if lang in corpora
+                else EMPTY,
+            )
+            for lang in LANGS
+        }
     index = build_index(library)
     return {lang: build_corpus(library, lang, index) for lang in LANGS}

@@ -122,6 +122,40 @@ def test_an_edit_renders_again_only_its_own_full_cards(tmp_path, monkeypatch):
     assert len(cards) == 2 * len(after.library.incidents)
 
 
+def test_an_edit_analyses_again_only_its_own_search_words(tmp_path, monkeypatch):
+    """A preview keeps the analysed words and sentences of the incidents an edit did not touch,
+    and its search data are those of a fresh build, byte for byte."""
+    from generator.search import corpus as corpus_module
+
+    project = Project(tmp_path / "project")
+    write_fixture_library(project)
+    paths = ProjectPaths.at(project.root)
+    before = build(paths, today=TODAY)
+    path = project.incidents / "globex-etcd-outage.md"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("stopped.", "stopped at once, quorum lost.", 1),
+        encoding="utf-8",
+    )
+    analysed: list[str] = []
+    case_sentences = corpus_module.case_sentences
+
+    def counting(incident, lang):
+        analysed.append(incident.id)
+        return case_sentences(incident, lang)
+
+    monkeypatch.setattr(corpus_module, "case_sentences", counting)
+    after = build(paths, today=TODAY, previous=before)
+    assert sorted(set(analysed)) == ["globex-etcd-outage"]
+    monkeypatch.setattr(corpus_module, "case_sentences", case_sentences)
+    fresh = build(paths, today=TODAY)
+    search = [f for f in fresh.files if "/search/" in f and "/cards/" not in f]
+    assert [after.files[f] for f in search] == [fresh.files[f] for f in search]
+    assert any(after.files[f] != before.files[f] for f in search)
+    for lang in ("ko", "en"):
+        assert after.corpora[lang].corpus.documents == fresh.corpora[lang].corpus.documents
+        assert dict(after.corpora[lang].sentences) == dict(fresh.corpora[lang].sentences)
+
+
 def test_a_library_with_errors_is_refused_with_its_diagnostics(project: Project):
     project.add_incident(cause="[gpu-failur]")
     with pytest.raises(BuildError) as failure:
