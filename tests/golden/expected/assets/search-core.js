@@ -2,9 +2,10 @@
 //
 // One engine for both ways the site is opened: the cases that have a word come from the
 // vocabulary parts (words/<start>.js, loaded by library.js); everything else (query words,
-// synonyms, typos, leaving words out, ranking, facets, the quoted passage) is this file. The agent server's engine (generator/search/engine.py) follows
-// the same rules; tests/search/ runs one set of vectors through both. Loads as a classic script
-// (window.IncidentSearch) and as a Node module (for those tests).
+// synonyms, typos, leaving words out, ranking, facets, the quoted passage) is this file. The
+// agent server's engine (generator/search/engine.py) follows the same rules; tests/search/ runs
+// one set of vectors through both. Loads as a classic script (window.IncidentSearch) and as a
+// Node module (for those tests).
 (function (root, factory) {
   "use strict";
   var api = factory();
