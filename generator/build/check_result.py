@@ -104,10 +104,17 @@ class ResultStore:
         self.file = paths.root / RESULT_FILE
         self.started_ns = time.time_ns()
         self.fingerprint = _fingerprint(paths, today, self.started_ns)
+        self._tracked: bool | None = None
+
+    def tracked(self) -> bool:
+        """Whether git tracks the report file (asked of git once per run)."""
+        if self._tracked is None:
+            self._tracked = tracked_by_git(self.file)
+        return self._tracked
 
     def lookup(self) -> Report | None:
         """The stored report, if it was made from exactly these inputs."""
-        if self.fingerprint is None or not self.file.is_file() or tracked_by_git(self.file):
+        if self.fingerprint is None or not self.file.is_file() or self.tracked():
             return None
         try:
             stored = json.loads(self.file.read_bytes())
@@ -120,7 +127,7 @@ class ResultStore:
 
     def save(self, report: Report) -> None:
         """Keep `report` for the next run, if its inputs can be recognised then."""
-        if self.fingerprint is None or tracked_by_git(self.file):
+        if self.fingerprint is None or self.tracked():
             with contextlib.suppress(OSError):
                 self.file.unlink()  # a stale report must not outlive the inputs it described
             return
