@@ -4,25 +4,30 @@ Every file is a plain `<script src>` file, so it loads from `file://` too. Per l
 `<lang>/search/`:
 - `terms.js`: facets, term labels and every name readers may type (recommended filters, chip
   labels), the interface strings and the search rules; small, loaded on every library page.
-- `index.js`: what the engine needs of every case, whichever way the site is opened: its terms
-  (facets and their counts) and the words of its lead (ranking), plus the synonyms. Loaded on
-  the reader's first search.
+- `index.js`: what the engine needs of every case, whichever way the site is opened: the cases of
+  each term (facets and their counts), the synonyms and the vocabulary parts there are. Loaded on
+  the reader's first search. Cases are numbered by their position in the library's order.
 - `words/<start>.js`: the indexed words that start with <start> (two letters, or one Korean
   syllable) and the cases that have each: a query word's cases and its typo correction. A
   search loads the parts of its words only.
-- `text/<id>.js`: one case's card and the sentences a result may quote; loaded for the cards
-  shown.
+- `text/<position>.js`: one case's card (its id included) and the sentences a result may quote;
+  loaded for the cards shown.
+- `ids.js`: every case's id by position; loaded only where a script asks for the ids of a whole
+  result (the graph of a query), not for a list of cards.
 - `cards/<id>.js` (written by the build, which has the renderer): one case's labelled sections,
   shown in place of the summary when at most `FULL_CARDS` cases remain.
 
 All of it is the corpus of generator/search, written out: the browser analyses queries, never
-documents.
+documents. Lists of case positions are written compactly (`encode_positions`), and every file
+but terms.js is asked for with the stamp terms.js carries (`stamp`), so that a browser's cached
+copy of a file from an earlier build, whose positions may mean other cases, is never used.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from ..model.incident import Incident
 from ..model.library import Library
@@ -34,8 +39,57 @@ from ..search.analyzer import browser_rules
 from ..search.corpus import SearchCorpus
 from ..search.engine import start_of
 
+# Positions as text: each gap from the previous position (minus one; the first from -1) in base 32,
+# most significant digit first, every digit but the last from _MORE and the last from _LAST. A
+# gap under 32 is one character, under 1,024 two. Safe in JSON strings and file names; must match
+# `decodePositions` in search-core.js (tests/search/test_search_js.py runs both on the same lists).
+_LAST = "0123456789ABCDEFGHIJKLMNOPQRSTUV"
+_MORE = "WXYZabcdefghijklmnopqrstuvwxyz-_"
 
-def terms_payload(library: Library, lang: str) -> dict:
+
+def encode_positions(positions: Iterable[int]) -> str:
+    """Strictly increasing non-negative integers as a compact string (see _LAST)."""
+    out: list[str] = []
+    previous = -1
+    for position in positions:
+        gap = position - previous - 1
+        if gap < 0:
+            raise ValueError(f"positions must increase: {previous} then {position}")
+        previous = position
+        digits = [_LAST[gap % 32]]
+        gap //= 32
+        while gap:
+            digits.append(_MORE[gap % 32])
+            gap //= 32
+        out.append("".join(reversed(digits)))
+    return "".join(out)
+
+
+def decode_positions(text: str) -> list[int]:
+    """The inverse of `encode_positions`."""
+    positions: list[int] = []
+    previous = -1
+    gap = 0
+    for char in text:
+        more = _MORE.find(char)
+        if more >= 0:
+            gap = gap * 32 + more
+            continue
+        gap = gap * 32 + _LAST.index(char)
+        previous += gap + 1
+        positions.append(previous)
+        gap = 0
+    return positions
+
+
+def stamp(index: dict, ids: list[str]) -> str:
+    """What names this build's search files: a digest of the index and of the cases' order."""
+    digest = hashlib.sha256(_json(index).encode())
+    digest.update("\n".join(ids).encode())
+    return digest.hexdigest()[:12]
+
+
+def terms_payload(library: Library, lang: str, stamp: str = "") -> dict:
     facets = []
     for facet in library.taxonomy.facets:
         terms = []
@@ -68,6 +122,8 @@ def terms_payload(library: Library, lang: str) -> dict:
         "full_cards": FULL_CARDS,
         "root_mark": ROOT_MARK,
         "facets": facets,
+        # Asked for with every other search file (`?v=`), so none comes from an older build.
+        "stamp": stamp,
         "strings": strings_for(lang),
         "rules": browser_rules(),
     }
@@ -79,25 +135,29 @@ def term_keys(library: Library) -> list[str]:
 
 
 def index_payload(library: Library, search: SearchCorpus) -> dict:
-    """The engine's view of every case, in library order (a case's position is its order):
-    [id, [positions in `terms`]]. Which of its words are in its lead and its titles is given
-    word by word in the vocabulary parts (`vocabulary_parts`), so that a search downloads it
-    only for the words it has: at 10,000 cases, listing them here made this file 6.7 MB."""
+    """The engine's view of every case, in library order (a case's position is its order): how
+    many there are, and for each of `terms` the positions of its cases (`encode_positions`).
+    Which words are in a case's lead and titles is given word by word in the vocabulary parts
+    (`vocabulary_parts`), and its id in its card (`text_payload`) and in ids.js: a search
+    downloads them only for the words it has and the cards it shows. At 10,000 cases, the ids
+    alone were 510 KB of this file, and one list of term positions per case 320 KB (now 110)."""
     keys = term_keys(library)
     position = {key: n for n, key in enumerate(keys)}
-    docs = []
-    for document in search.corpus.documents:
-        tagged = [f"{facet}:{term}" for facet, ids in document.terms.items() for term in ids]
-        docs.append([document.id, [position[key] for key in tagged]])
+    cases: list[list[int]] = [[] for _ in keys]
+    for at, document in enumerate(search.corpus.documents):
+        for facet, ids in document.terms.items():
+            for term in ids:
+                cases[position[f"{facet}:{term}"]].append(at)
     return {
         "lang": search.lang,
+        "count": len(search.corpus.documents),
         "terms": keys,
+        "cases": [encode_positions(found) for found in cases],
         "synonyms": {word: list(others) for word, others in sorted(search.corpus.synonyms.items())},
         # A word -> the terms it is a one-word name of: their cases match it.
         "termNames": {word: list(keys) for word, keys in search.corpus.term_names.items()},
         # The parts of the vocabulary there are (words/<start>.js), so none is asked for in vain.
         "starts": sorted({start_of(word) for word in search.corpus.vocabulary}),
-        "docs": docs,
     }
 
 
@@ -105,8 +165,8 @@ def vocabulary_parts(search: SearchCorpus) -> dict[str, dict]:
     """The vocabulary in parts by how words start (`start_of`): start -> {words (sorted), postings
     (the positions of the cases with each word), lead and title (the positions of the cases with
     it in their lead, in their titles: a match there weighs more), shown (how cases write a stem,
-    for showing a correction)}. A query word needs only its own part: for its cases, their
-    weights and a typo's correction."""
+    for showing a correction)}, every list of positions encoded (`encode_positions`). A query
+    word needs only its own part: for its cases, their weights and a typo's correction."""
     corpus = search.corpus
     in_lead: dict[str, list[int]] = {}
     in_title: dict[str, list[int]] = {}
@@ -121,9 +181,9 @@ def vocabulary_parts(search: SearchCorpus) -> dict[str, dict]:
             start_of(word), {"words": [], "postings": [], "lead": [], "title": [], "shown": {}}
         )
         part["words"].append(word)
-        part["postings"].append(sorted(corpus.exact(word)))
-        part["lead"].append(in_lead.get(word, []))
-        part["title"].append(in_title.get(word, []))
+        part["postings"].append(encode_positions(sorted(corpus.exact(word))))
+        part["lead"].append(encode_positions(in_lead.get(word, [])))
+        part["title"].append(encode_positions(in_title.get(word, [])))
         if word in corpus.shown:
             part["shown"][word] = corpus.shown[word]
     return parts
@@ -189,12 +249,16 @@ def as_keyed_script(variable: str, key: str, payload: object) -> str:
 def search_files(library: Library, corpora: dict[str, SearchCorpus]) -> Iterator[tuple[str, str]]:
     """(site-relative path, script) for every language's search data, one file at a time (at
     10,000 cases they are 300 MB of text: a caller keeps them encoded, not all as text too)."""
+    ids = [incident.id for incident in library.incidents]
     for lang, search in corpora.items():
         base = f"{lang}/search"
-        yield f"{base}/terms.js", as_script("terms", terms_payload(library, lang))
-        yield f"{base}/index.js", as_script("index", index_payload(library, search))
+        index = index_payload(library, search)
+        terms = terms_payload(library, lang, stamp(index, ids))
+        yield f"{base}/terms.js", as_script("terms", terms)
+        yield f"{base}/index.js", as_script("index", index)
+        yield f"{base}/ids.js", as_script("ids", ids)
         for start, part in vocabulary_parts(search).items():
             yield f"{base}/words/{part_file(start)}", as_keyed_script("words", start, part)
-        for incident in library.incidents:
+        for at, incident in enumerate(library.incidents):
             payload = text_payload(library, incident, search)
-            yield f"{base}/text/{incident.id}.js", as_keyed_script("text", incident.id, payload)
+            yield f"{base}/text/{at}.js", as_keyed_script("text", str(at), payload)

@@ -1,8 +1,8 @@
 """The library as the search sees it: one corpus per language, built from the frozen Library.
 
 Every word a case is found by is worked out here, once, in Python: the browser receives the
-words (index.js, cases.js, vocab.js) and never analyses a document itself, so the site's two
-engines and the agent server search the very same words.
+words (outputs/search_data.py writes them out) and never analyses a document itself, so the
+browser and the agent server search the very same words.
 """
 
 from __future__ import annotations

@@ -61,3 +61,26 @@ test("the Python engine's results on the library's own queries", async () => {
     }
   }
 });
+
+test("lists of positions decode as the build encoded them", () => {
+  for (const [encoded, positions] of data.positions) {
+    assert.deepEqual(core.decodePositions(encoded), positions, encoded);
+  }
+  assert.throws(() => core.decodePositions("0!"), /not a list of positions/);
+});
+
+test("index.js gives every case its terms, in library order", () => {
+  const payload = {
+    count: 3,
+    terms: ["cause:a", "cause:b", "domain:x"],
+    cases: [data.positions.find((p) => p[1].length === 3)[0], "1", "2"], // [0, 1, 2], [1], [2]
+  };
+  const docs = core.documents(payload, ["domain", "cause"]);
+  assert.deepEqual(docs.map((d) => d.terms), [
+    { domain: [], cause: ["a"] },
+    { domain: [], cause: ["a", "b"] },
+    { domain: ["x"], cause: ["a"] },
+  ]);
+  assert.deepEqual(docs.map((d) => d.order), [0, 1, 2]);
+  assert.deepEqual(core.withIds(docs, ["p", "q", "r"]).map((d) => d.id), ["p", "q", "r"]);
+});

@@ -1,13 +1,14 @@
 """The library page's data (generator/outputs/search_data.py): `terms_payload` (facets with their
 descriptive, byline and checklist flags, terms with every name and count, the interface
-strings, the search rules), `index_payload` (every case's terms and lead words, in library
-order), the words and vocabulary files, one text file per case, and `as_script`, which can never
-close the script element it is loaded in. Incidents in memory."""
+strings, the search rules), `index_payload` (every term's cases, in library order), the
+vocabulary parts, one text file per case, the compact lists of positions they all use, and
+`as_script`, which can never close the script element it is loaded in. Incidents in memory."""
 
 from __future__ import annotations
 
 import json
 
+import pytest
 from conftest import TAXONOMY
 
 from generator.load.front_matter import parse_yaml
@@ -16,9 +17,12 @@ from generator.model.incident import SECTIONS, CaseText, Incident, Section, inci
 from generator.model.library import build_library
 from generator.outputs.search_data import (
     as_script,
+    decode_positions,
+    encode_positions,
     index_payload,
     part_file,
     search_files,
+    stamp,
     terms_payload,
     text_payload,
     vocabulary_parts,
@@ -97,6 +101,7 @@ class TestTermsPayload:
             "full_cards",
             "root_mark",
             "facets",
+            "stamp",
             "strings",
             "rules",
         ]
@@ -159,27 +164,71 @@ class TestTermsPayload:
                 assert names == sorted(set(names), key=lambda n: (n.casefold(), n))
 
 
+class TestPositions:
+    CASES = (
+        [],
+        [0],
+        [31],
+        [32],
+        [0, 1, 2, 3],
+        [5, 40, 1_000, 1_031, 1_032, 33_000, 1_048_575, 1_048_576],
+        list(range(0, 20_000, 7)),
+    )
+
+    def test_round_trip(self):
+        for positions in self.CASES:
+            assert decode_positions(encode_positions(positions)) == positions
+
+    def test_a_small_gap_is_one_character(self):
+        """Consecutive cases cost a character each; so does any gap under 32."""
+        assert encode_positions([0, 1, 2]) == "000"
+        assert encode_positions([31]) == "V"
+        assert encode_positions([32]) == "X0"  # 32 = 1 × 32 + 0
+        assert len(encode_positions(range(0, 10_000, 31))) == len(range(0, 10_000, 31))
+
+    def test_only_increasing_positions(self):
+        with pytest.raises(ValueError, match="must increase"):
+            encode_positions([3, 3])
+
+    def test_json_safe(self):
+        text = encode_positions(list(range(0, 2_000_000, 9_999)))
+        assert json.dumps(text) == f'"{text}"'
+
+
 class TestIndexPayload:
-    def test_every_case_in_library_order_with_its_terms(self):
+    def test_every_term_with_its_cases_in_library_order(self):
         payload = index_payload(LIBRARY, CORPORA["en"])
-        assert [d[0] for d in payload["docs"]] == ["b", "a"]
-        keys = payload["terms"]
-        a = payload["docs"][1]
-        assert [keys[k] for k in a[1]] == [
+        assert payload["count"] == 2  # b, then a (library order)
+        cases = dict(zip(payload["terms"], map(decode_positions, payload["cases"]), strict=True))
+        for key in (
             "domain:ai-infra",
             "organization:acme",
             "symptom:training-job-failure",
             "cause:gpu-failure",
             "component:gpu-driver",
             "component:infiniband-fabric",
-        ]
+        ):
+            assert 1 in cases[key], key
+        assert cases["organization:acme"] == [1]
+        assert cases["organization:globex"] == [0]
 
-    def test_a_case_is_its_id_and_its_terms_only(self):
-        """Lead and title words are given word by word in the vocabulary parts: listed per case
-        here, they made index.js 6.7 MB at 10,000 cases."""
+    def test_no_ids_nor_lead_words(self):
+        """A case's id is in its card and in ids.js, its lead and title words in the vocabulary
+        parts: at 10,000 cases the ids made this file 510 KB larger, the lead words 6.7 MB."""
         payload = index_payload(LIBRARY, CORPORA["en"])
-        assert all(len(entry) == 2 for entry in payload["docs"])
-        assert "termWords" not in payload
+        assert set(payload) == {
+            "lang", "count", "terms", "cases", "synonyms", "termNames", "starts"
+        }  # fmt: skip
+        assert all(isinstance(found, str) for found in payload["cases"])
+
+    def test_the_stamp_follows_the_index_and_the_order(self):
+        index = index_payload(LIBRARY, CORPORA["en"])
+        assert stamp(index, ["b", "a"]) == stamp(index, ["b", "a"])
+        assert stamp(index, ["b", "a"]) != stamp(index, ["a", "b"])
+        assert stamp(index, ["b", "a"]) != stamp({**index, "count": 3}, ["b", "a"])
+        files = dict(search_files(LIBRARY, CORPORA))
+        terms = json.loads(files["en/search/terms.js"].split(".terms=", 1)[1].rstrip(";\n"))
+        assert terms["stamp"] == stamp(index, ["b", "a"])
 
     def test_the_parts_say_which_cases_have_each_word_in_their_lead_and_titles(self):
         for lang in ("ko", "en"):
@@ -189,7 +238,11 @@ class TestIndexPayload:
             for part in vocabulary_parts(CORPORA[lang]).values():
                 assert len(part["lead"]) == len(part["title"]) == len(part["words"])
                 for word, has_lead, has_title, cases in zip(
-                    part["words"], part["lead"], part["title"], part["postings"], strict=True
+                    part["words"],
+                    map(decode_positions, part["lead"]),
+                    map(decode_positions, part["title"]),
+                    map(decode_positions, part["postings"]),
+                    strict=True,
                 ):
                     assert set(has_title) <= set(has_lead) <= set(cases)
                     for at in has_lead:
@@ -216,7 +269,9 @@ class TestVocabularyParts:
             assert all(start_of(word) == start for word in part["words"])
             assert part["words"] == sorted(part["words"])
         infiniband = parts["in"]["postings"][parts["in"]["words"].index("infiniband")]
-        assert infiniband == [1]  # only "a" (second in library order) has the fabric
+        assert decode_positions(infiniband) == [
+            1
+        ]  # only "a" (second in library order) has the fabric
         assert "인" in parts and len("인") == 1  # Korean parts start with one syllable
 
     def test_how_cases_write_a_stem(self):
@@ -264,17 +319,19 @@ class TestTextPayload:
         expected = [
             f"{lang}/search/{name}"
             for lang in ("ko", "en")
-            for name in ("terms.js", "index.js", "text/a.js", "text/b.js")
+            for name in ("terms.js", "index.js", "ids.js", "text/0.js", "text/1.js")
         ] + [
             f"{lang}/search/words/{part_file(start)}"
             for lang in ("ko", "en")
             for start in vocabulary_parts(CORPORA[lang])
         ]
         assert sorted(files) == sorted(expected)
-        assert files["en/search/text/a.js"].startswith(
+        # a card by its position in library order (b, then a), its id inside
+        assert files["en/search/text/1.js"].startswith(
             "window.IncidentLibraryData=window.IncidentLibraryData||{};"
-            '(window.IncidentLibraryData.text=window.IncidentLibraryData.text||{})["a"]={'
+            '(window.IncidentLibraryData.text=window.IncidentLibraryData.text||{})["1"]={"id":"a",'
         )
+        assert files["en/search/ids.js"].endswith('window.IncidentLibraryData.ids=["b","a"];\n')
 
 
 class TestAsScript:

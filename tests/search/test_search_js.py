@@ -11,11 +11,13 @@ import pytest
 from conftest import REPO, SEARCH_QUERIES
 from search_vectors import corpus, vectors
 
+from generator.outputs.search_data import encode_positions
 from generator.search.analyzer import browser_rules
 from generator.search.corpus import build_corpus
 from generator.search.engine import search
 
 NODE = shutil.which("node")
+POSITIONS = ([], [0], [31], [32], [0, 1, 2], [7, 1_023, 1_024, 1_056, 40_000, 1_048_576])
 
 
 def documents(found) -> list[dict]:
@@ -57,6 +59,8 @@ def test_the_browser_engine_passes_the_vectors_and_agrees_with_python(tmp_path, 
         "termNames": {w: list(k) for w, k in small.term_names.items()},
         "vectors": vectors(),
         "library": answers,
+        # Lists of positions as the build encodes them for the browser (outputs/search_data.py)
+        "positions": [[encode_positions(p), p] for p in POSITIONS],
     }
     path = tmp_path / "vectors.json"
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")

@@ -212,6 +212,33 @@ def test_one_facet_two_facets_and_clear_all(chromium, base, library, lang, count
     context.close()
 
 
+def test_a_search_asks_for_this_builds_files_and_only_what_it_shows(chromium, base, site):
+    """Every search file after terms.js carries the build's stamp (cases are numbered by position,
+    so a copy cached from an earlier build would mean other cases); a list of cards loads the
+    cards it shows by position, never every case's id (ids.js)."""
+    context, page, watch = open_library(chromium, f"{base}en/index.html")
+    stamp = page.evaluate("() => IncidentLibraryData.terms.stamp")
+    assert len(stamp) == 12
+    page.fill("[data-il-query]", "InfiniBand cabling")
+    wait_settled(page)
+    assert cards(page)[0] == IMBUE
+    asked = [u.split("/en/search/", 1)[1] for u in watch.requests if "/en/search/" in u]
+    assert asked[0] == "terms.js"
+    assert all(name.endswith(f".js?v={stamp}") for name in asked[1:]), asked
+    names = [name.split("?", 1)[0] for name in asked]
+    assert "index.js" in names and "words/in.js" in names and "ids.js" not in names
+    texts = sorted(int(n[len("text/") : -3]) for n in names if n.startswith("text/"))
+    assert len(texts) == len(cards(page))
+    ids = (site / "en" / "search" / "ids.js").read_text(encoding="utf-8")
+    assert f'"{IMBUE}"' in ids
+    # the page API gives every case's id, from ids.js
+    found = page.evaluate("async () => (await IncidentLibrary.search('InfiniBand cabling')).ids")
+    assert found[0] == IMBUE and len(found) >= len(texts)
+    assert any(u.split("?")[0].endswith("/en/search/ids.js") for u in watch.requests)
+    assert watch.errors == []
+    context.close()
+
+
 @pytest.mark.parametrize(
     ("lang", "query", "suggested", "rest"),
     [

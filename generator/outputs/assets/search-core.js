@@ -549,25 +549,76 @@
     };
   }
 
+  // ---- Lists of positions, as the build writes them ------------------------------------------
+  // Each gap from the previous position (minus one) in base 32, most significant digit first:
+  // every digit but the last from MORE, the last from LAST. The inverse of `encode_positions` in
+  // generator/outputs/search_data.py (tests/search/test_search_js.py runs both on the same lists).
+  var LAST = "0123456789ABCDEFGHIJKLMNOPQRSTUV";
+  var MORE = "WXYZabcdefghijklmnopqrstuvwxyz-_";
+  var DIGIT = {};
+  for (var code = 0; code < 32; code++) {
+    DIGIT[LAST.charAt(code)] = code;
+    DIGIT[MORE.charAt(code)] = code + 32;
+  }
+
+  function decodePositions(text) {
+    var positions = [];
+    var previous = -1;
+    var gap = 0;
+    for (var i = 0; i < text.length; i++) {
+      var digit = DIGIT[text.charAt(i)];
+      if (digit === undefined) throw new Error("not a list of positions: " + text.slice(0, 20));
+      if (digit >= 32) { gap = gap * 32 + digit - 32; continue; }
+      previous += gap * 32 + digit + 1;
+      positions.push(previous);
+      gap = 0;
+    }
+    return positions;
+  }
+
+  // A vocabulary part as words/<start>.js holds it, its lists of positions encoded.
+  Vocabulary.fromPart = function (part) {
+    return new Vocabulary(
+      part.words,
+      part.postings.map(decodePositions),
+      part.shown,
+      part.lead.map(decodePositions),
+      part.title.map(decodePositions)
+    );
+  };
+
   // ---- index.js -> the engine's documents ----------------------------------------------------
-  // Each case is [id, [term positions]]; its order is its position. Which words are in its lead
-  // and its titles comes with each word, in the vocabulary parts.
+  // `count` cases, numbered by their order; for each of `terms` ("facet:term"), the positions of
+  // the cases that have it. A case's id comes with its card (text/<position>.js), or from ids.js
+  // (`withIds`); which words are in its lead and titles comes with each word, in the parts.
   function documents(payload, facets) {
-    return payload.docs.map(function (entry, order) {
+    var docs = [];
+    for (var n = 0; n < payload.count; n++) {
       var terms = {};
       for (var f = 0; f < facets.length; f++) terms[facets[f]] = [];
-      entry[1].forEach(function (k) {
-        var key = payload.terms[k];
-        var colon = key.indexOf(":");
-        var facet = key.slice(0, colon);
-        (terms[facet] || (terms[facet] = [])).push(key.slice(colon + 1));
+      docs.push({ id: null, terms: terms, order: n });
+    }
+    payload.terms.forEach(function (key, k) {
+      var colon = key.indexOf(":");
+      var facet = key.slice(0, colon);
+      var term = key.slice(colon + 1);
+      decodePositions(payload.cases[k]).forEach(function (at) {
+        (docs[at].terms[facet] || (docs[at].terms[facet] = [])).push(term);
       });
-      return { id: entry[0], terms: terms, order: order };
     });
+    return docs;
+  }
+
+  // The documents given their ids (ids.js: every case's id by position).
+  function withIds(docs, ids) {
+    docs.forEach(function (doc, at) { doc.id = ids[at]; });
+    return docs;
   }
 
   return {
     documents: documents,
+    withIds: withIds,
+    decodePositions: decodePositions,
     Analyzer: Analyzer,
     Engine: Engine,
     Vocabulary: Vocabulary,

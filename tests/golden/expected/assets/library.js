@@ -84,10 +84,12 @@
 
   function data() { return window.IncidentLibraryData || {}; }
 
+  // Every search file is asked for with this build's stamp: cases are numbered by position, so a
+  // copy cached from an earlier build could mean other cases.
   function loadScript(src) {
     return new Promise(function (resolve, reject) {
       var script = document.createElement("script");
-      script.src = src;
+      script.src = SEARCH + src + "?v=" + encodeURIComponent(TERMS.stamp || "");
       script.onload = resolve;
       script.onerror = function () { reject(new Error("could not load " + src)); };
       document.head.appendChild(script);
@@ -95,7 +97,7 @@
   }
 
   function loadIndex() {
-    return loadScript(SEARCH + "index.js").then(function () {
+    return loadScript("index.js").then(function () {
       var payload = data().index;
       var docs = window.IncidentSearch.documents(payload, FACETS);
       return { docs: docs, synonyms: payload.synonyms, termNames: payload.termNames };
@@ -117,11 +119,11 @@
     if (!starts) starts = new Set(data().index.starts);
     if (!parts[start]) {
       var loaded = starts.has(start)
-        ? loadScript(SEARCH + "words/" + spellHangul(start) + ".js")
+        ? loadScript("words/" + spellHangul(start) + ".js")
         : Promise.resolve();
       parts[start] = loaded.then(function () {
-        var part = (data().words || {})[start] || { words: [], postings: [], shown: {} };
-        return new window.IncidentSearch.Vocabulary(part.words, part.postings, part.shown, part.lead, part.title);
+        var part = (data().words || {})[start] || { words: [], postings: [], shown: {}, lead: [], title: [] };
+        return window.IncidentSearch.Vocabulary.fromPart(part);
       });
     }
     return parts[start];
@@ -150,14 +152,27 @@
     });
   }
 
-  // The cards of the cases shown, each from its own small script, and the passage that shows
-  // why it matched.
-  function loadTexts(ids) {
-    return Promise.all(ids.map(function (id) {
+  // Every case's id (ids.js), for a script that asks for a whole result's ids (the graph of a
+  // query, IncidentLibrary.search): a list of cards needs only the ids its cards carry.
+  var idsLoaded = null;
+  function loadIds(engine) {
+    if (!idsLoaded) {
+      idsLoaded = loadScript("ids.js").then(
+        function () { window.IncidentSearch.withIds(engine.index.docs, data().ids); },
+        function () { idsLoaded = null; } // tried again next time; until then ids stay unknown
+      );
+    }
+    return idsLoaded;
+  }
+
+  // The cards of the cases shown (by position), each from its own small script, and the passage
+  // that shows why it matched.
+  function loadTexts(positions) {
+    return Promise.all(positions.map(function (at) {
       var texts = data().text || {};
-      if (texts[id]) return texts[id];
-      return loadScript(SEARCH + "text/" + encodeURIComponent(id) + ".js").then(
-        function () { return (data().text || {})[id]; },
+      if (texts[at]) return texts[at];
+      return loadScript("text/" + at + ".js").then(
+        function () { return (data().text || {})[at]; },
         function () { return null; }
       );
     }));
@@ -169,8 +184,9 @@
     if (!ids.length || ids.length > FULL_CARDS) return Promise.resolve([]);
     return Promise.all(ids.map(function (id) {
       var cards = data().cards || {};
+      if (id === null) return null;
       if (cards[id]) return cards[id];
-      return loadScript(SEARCH + "cards/" + encodeURIComponent(id) + ".js").then(
+      return loadScript("cards/" + encodeURIComponent(id) + ".js").then(
         function () { return (data().cards || {})[id]; },
         function () { return null; }
       );
@@ -178,27 +194,40 @@
   }
 
   function search(engine, query, filters, page, stale) {
+    var texts = [];
     return engine.search(query, filters, { stale: stale }).then(function (result) {
       if (!result) return null;
-      var ids = result.ids;
-      var last = Math.max(1, Math.ceil(ids.length / PAGE_SIZE));
+      var positions = result.positions;
+      var last = Math.max(1, Math.ceil(positions.length / PAGE_SIZE));
       // A page past the last one (an old link, a shrunken library) shows the last page.
       result.page = Math.min(page, last);
-      var shown = ids.slice((result.page - 1) * PAGE_SIZE, result.page * PAGE_SIZE);
-      var full = ids.length <= FULL_CARDS ? shown : [];
-      return Promise.all([loadTexts(shown), loadSections(full)]).then(function (loaded) {
-        var texts = loaded[0];
+      var shown = positions.slice((result.page - 1) * PAGE_SIZE, result.page * PAGE_SIZE);
+      return loadTexts(shown).then(function (loaded) {
+        texts = loaded;
+        // A card that did not load is shown by its id alone, which ids.js then gives.
+        var missing = texts.indexOf(null) !== -1 || texts.indexOf(undefined) !== -1;
+        return missing ? loadIds(engine) : null;
+      }).then(function () {
+        var ids = shown.map(function (at, n) { return texts[n] ? texts[n].id : engine.index.docs[at].id; });
+        return Promise.all([ids, loadSections(positions.length <= FULL_CARDS ? ids : [])]);
+      }).then(function (loaded) {
+        var ids = loaded[0];
         var sections = loaded[1];
         if (stale && stale()) return null;
-        result.items = shown.map(function (id, n) {
+        result.items = shown.map(function (at, n) {
           var text = texts[n];
+          var id = ids[n];
           if (!text) return { id: id, url: "cases/" + id + ".html", title: id, summary: "", terms: {} };
           var item = Object.assign({}, text);
           if (sections[n]) item.sections = sections[n];
           if (result.groups.length) item.passage = engine.passage(text.sentences, result.groups, result.weights);
           return item;
         });
-        result.allIds = function (limit) { return Promise.resolve(ids.slice(0, limit)); };
+        result.allIds = function (limit) {
+          return loadIds(engine).then(function () {
+            return positions.slice(0, limit).map(function (at) { return engine.index.docs[at].id; });
+          });
+        };
         // How many of the cases found carry each term, facet by facet: the "check your cluster"
         // list and each facet's "원인별 N" (the values present in these results), where the
         // facet counts say what choosing each value would give.
@@ -809,8 +838,11 @@
     queryWords: function (query) { return analyzer.words(query); },
     findTerms: findTerms,
     engine: function () { return ensureEngine().then(function (e) { return e.name; }); },
+    // The whole result, every case's id included (`ids`), for scripts and tests.
     search: function (query, filters, page) {
-      return ensureEngine().then(function (e) { return search(e, query, filters || {}, page || 1, null); });
+      return ensureEngine().then(function (e) {
+        return loadIds(e).then(function () { return search(e, query, filters || {}, page || 1, null); });
+      });
     },
   };
 })();

@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["le"]={"words":["left"],"postings":[[0,1,2]],"lead":[[0,1,2]],"title":[[]],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["le"]={"words":["left"],"postings":["000"],"lead":["000"],"title":[""],"shown":{}};

@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["애"]={"words":["애크미"],"postings":[[1,2]],"lead":[[1,2]],"title":[[1,2]],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["애"]={"words":["애크미"],"postings":["10"],"lead":["10"],"title":["10"],"shown":{}};

@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["dr"]={"words":["drain","driver"],"postings":[[0,1,2],[0,1,2]],"lead":[[],[0,1,2]],"title":[[],[]],"shown":{"drain":"drained"}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["dr"]={"words":["drain","driver"],"postings":["000","000"],"lead":["","000"],"title":["",""],"shown":{"drain":"drained"}};
