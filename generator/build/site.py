@@ -104,13 +104,21 @@ def build(
     errors = tuple(d for d in checked.diagnostics if d.severity == "error")
     if errors or checked.taxonomy is None:
         raise BuildError(errors)
-    library = build_library(checked.taxonomy, checked.result.incidents, executor)
+    library = build_library(
+        checked.taxonomy,
+        checked.result.incidents,
+        executor,
+        previous.library if previous is not None else None,
+    )
     pages = build_pages(library, options)
     _check_unique_urls(pages)
     contents = _render(library, options, pages, executor, previous)
     layout = layout_terms(library, previous.layout if previous is not None else None)
+    # A preview (no outputs) keeps how each case writes its words, for its next rebuild.
     corpora = build_corpora(
-        library, (previous.library, previous.corpora) if previous is not None else None
+        library,
+        (previous.library, previous.corpora) if previous is not None else None,
+        keep_forms=not outputs,
     )
     files = _files(library, options, layout, corpora, outputs, executor, previous)
     nav = tuple(

@@ -95,11 +95,15 @@ class Library:
         return tuple(t for t in self.taxonomy.facet(facet).terms if self.count(t))
 
 
-def build_library(taxonomy: Taxonomy, incidents, executor=None) -> Library:
+def build_library(
+    taxonomy: Taxonomy, incidents, executor=None, previous: Library | None = None
+) -> Library:
     """Index incidents by id and by term, rank related cases and count co-occurring terms.
 
     `executor` (see build/executor.py) shares the ranking of related cases, the costly part on
-    a large library, among workers; by default it runs here."""
+    a large library, among workers; by default it runs here. `previous` (a preview's last
+    library): when every case has the same descriptive terms in the same order, under the same
+    taxonomy, the ranking is its ranking (an edit of a case's text changes none of it)."""
     ordered = tuple(sorted(incidents, key=newest_first))
     rank = {i.id: n for n, i in enumerate(ordered)}
     by_term: dict[tuple[str, str], list[Incident]] = defaultdict(list)
@@ -142,11 +146,12 @@ def build_library(taxonomy: Taxonomy, incidents, executor=None) -> Library:
 
     by_id = {i.id: i for i in ordered}
     related: dict[str, tuple[Related, ...]] = {}
-    ranked = (
-        executor.map(rank_related, len(ordered))
-        if executor is not None
-        else [rank_related(n) for n in range(len(ordered))]
-    )
+    if previous is not None and _ranked_alike(previous, taxonomy, ordered, own_terms):
+        ranked = [[r.incident.id for r in previous.related(i)] for i in ordered]
+    elif executor is not None:
+        ranked = executor.map(rank_related, len(ordered))
+    else:
+        ranked = [rank_related(n) for n in range(len(ordered))]
     for incident, ids in zip(ordered, ranked, strict=True):
         keys = {t.key for t in own_terms(incident)}
         related[incident.id] = tuple(
@@ -188,4 +193,17 @@ def build_library(taxonomy: Taxonomy, incidents, executor=None) -> Library:
         _related=MappingProxyType(related),
         _cooccurring=MappingProxyType(cooccurring),
         _pairs=MappingProxyType(dict(pairs)),
+    )
+
+
+def _ranked_alike(previous: Library, taxonomy: Taxonomy, ordered, own_terms) -> bool:
+    """Whether ranking related cases would give `previous`'s answer: it reads only the cases'
+    order and their descriptive terms."""
+    if previous.taxonomy != taxonomy or len(previous.incidents) != len(ordered):
+        return False
+    return all(
+        old.id == new.id
+        and tuple(t.key for t in previous.descriptive_terms(old))
+        == tuple(t.key for t in own_terms(new))
+        for old, new in zip(previous.incidents, ordered, strict=True)
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from importlib import resources
@@ -109,16 +109,19 @@ class Analyzer:
         return out
 
     def shown_forms(self, texts: Iterable[str]) -> dict[str, str]:
-        """Each stem -> the form of it written most often in `texts` (then the first in order),
-        for the stems that are not words as written."""
-        seen: dict[str, dict[str, int]] = {}
-        for text in texts:
-            for raw in self.raw_words(text):
-                word = self.stem(raw)
-                if word != raw:
-                    forms = seen.setdefault(word, {})
-                    forms[raw] = forms.get(raw, 0) + 1
-        return {w: min(f, key=lambda raw: (-f[raw], raw)) for w, f in sorted(seen.items())}
+        """Each stem -> the form of it written most often in `texts` (then the first in
+        alphabetical order), for the stems that are not words as written."""
+        return most_written(self.written_forms(text) for text in texts)
+
+    def written_forms(self, text: str) -> dict[tuple[str, str], int]:
+        """(stem, form as written) -> how often `text` writes it, where the two differ: one
+        text's share of `shown_forms`."""
+        found: dict[tuple[str, str], int] = {}
+        for raw in self.raw_words(text):
+            word = self.stem(raw)
+            if word != raw:
+                found[word, raw] = found.get((word, raw), 0) + 1
+        return found
 
     @cached_property
     def ending_set(self) -> frozenset[str]:
@@ -185,3 +188,14 @@ def browser_rules() -> dict[str, Any]:
         "fallback": data["fallback"],
         "matching": data["matching"],
     }
+
+
+def most_written(counts: Iterable[Mapping[tuple[str, str], int]]) -> dict[str, str]:
+    """Each stem -> its form written most often over `counts` (`Analyzer.written_forms` of each
+    text; then the first in alphabetical order). The order of `counts` does not matter."""
+    seen: dict[str, dict[str, int]] = {}
+    for found in counts:
+        for (word, raw), times in found.items():
+            forms = seen.setdefault(word, {})
+            forms[raw] = forms.get(raw, 0) + times
+    return {w: min(f, key=lambda raw: (-f[raw], raw)) for w, f in sorted(seen.items())}

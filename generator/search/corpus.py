@@ -17,7 +17,7 @@ from ..languages import LANGS
 from ..model.incident import SECTIONS, Incident
 from ..model.library import Library
 from ..model.taxonomy import Term
-from .analyzer import Analyzer, default_analyzer
+from .analyzer import Analyzer, default_analyzer, most_written
 from .engine import Corpus, Document, synonym_groups
 
 EMPTY: Mapping = MappingProxyType({})
@@ -100,20 +100,33 @@ class SearchCorpus:
 
 
 def build_index(
-    library: Library, analyzer: Analyzer | None = None, unchanged: Mapping[str, Document] = EMPTY
+    library: Library,
+    analyzer: Analyzer | None = None,
+    unchanged: Mapping[str, Document] = EMPTY,
+    forms: Mapping[str, Mapping[tuple[str, str], int]] = EMPTY,
+    keep_forms: bool = False,
 ) -> Corpus:
     """The library's cases as the engine searches them: every language's words in one index,
     the same for the Korean and the English pages. `unchanged`: documents of a previous build
-    whose incidents (and taxonomy) are the same, whose words need not be worked out again."""
+    whose incidents (and taxonomy) are the same, whose words need not be worked out again;
+    `forms`: how those cases write their words (a previous corpus's `forms`). `keep_forms`
+    keeps each case's in the corpus for the next rebuild (a preview; a build needs none)."""
     analyzer = analyzer or default_analyzer()
     synonyms = synonym_groups((), analyzer)
     documents = []
-    written = []
+    written: dict[str, Mapping[tuple[str, str], int]] = {}
     for order, incident in enumerate(library.incidents):
-        lead_words, body_words = lead_text(library, incident), body_text(incident)
-        written += [lead_words, body_words]
         terms = MappingProxyType({f.id: incident.term_ids(f.id) for f in library.taxonomy.facets})
         old = unchanged.get(incident.id)
+        if old is not None and incident.id in forms:
+            written[incident.id] = forms[incident.id]
+            documents.append(replace(old, order=order, terms=terms))
+            continue
+        lead_words, body_words = lead_text(library, incident), body_text(incident)
+        case_forms = analyzer.written_forms(lead_words)
+        for key, times in analyzer.written_forms(body_words).items():
+            case_forms[key] = case_forms.get(key, 0) + times
+        written[incident.id] = case_forms
         if old is not None:
             documents.append(replace(old, order=order, terms=terms))
             continue
@@ -133,7 +146,12 @@ def build_index(
                 title=tuple(sorted(set(title))),
             )
         )
-    return Corpus(documents, synonyms, analyzer.shown_forms(written), term_names(library, analyzer))
+    corpus = Corpus(
+        documents, synonyms, most_written(written.values()), term_names(library, analyzer)
+    )
+    if keep_forms:
+        corpus.forms = MappingProxyType(written)
+    return corpus
 
 
 def build_corpus(
@@ -149,11 +167,14 @@ def build_corpus(
 
 
 def build_corpora(
-    library: Library, previous: tuple[Library, Mapping[str, SearchCorpus]] | None = None
+    library: Library,
+    previous: tuple[Library, Mapping[str, SearchCorpus]] | None = None,
+    keep_forms: bool = False,
 ) -> dict[str, SearchCorpus]:
     """Both languages' search. `previous` (a preview's last library and corpora): the incidents
-    it has unchanged, under the same taxonomy, keep their analysed words and sentences (at 1,000
-    cases, working them out again was most of a preview's rebuild)."""
+    it has unchanged, under the same taxonomy, keep their analysed words, how they write them
+    and their sentences (at 1,000 cases, working them out again was most of a preview's
+    rebuild). `keep_forms`: see `build_index`."""
     same: set[str] = set()
     if previous is not None and previous[0].taxonomy == library.taxonomy and previous[1]:
         old = {i.id: i for i in previous[0].incidents}
@@ -162,7 +183,7 @@ def build_corpora(
         corpora = previous[1]
         first = next(iter(corpora.values())).corpus
         documents = {d.id: d for d in first.documents if d.id in same}
-        index = build_index(library, unchanged=documents)
+        index = build_index(library, unchanged=documents, forms=first.forms, keep_forms=keep_forms)
         return {
             lang: build_corpus(
                 library,
@@ -174,5 +195,5 @@ def build_corpora(
             )
             for lang in LANGS
         }
-    index = build_index(library)
+    index = build_index(library, keep_forms=keep_forms)
     return {lang: build_corpus(library, lang, index) for lang in LANGS}

@@ -97,15 +97,20 @@ class Corpus:
         # A word -> the "facet:term" of the terms it is a one-word name of ("oom" -> the
         # resource-exhaustion cause): the cases tagged with them match the word.
         self.term_names = dict(term_names or {})
-        self._tagged: dict[str, frozenset[int]] = {}
+        # Gathered in lists, then frozen: a set copied for every case it gains grew with the
+        # square of a term's cases (most of building the corpus at 10,000 cases).
+        tagged: dict[str, list[int]] = {}
         for index, document in enumerate(self.documents):
             for facet, ids in document.terms.items():
                 for term in ids:
-                    key = f"{facet}:{term}"
-                    self._tagged[key] = self._tagged.get(key, frozenset()) | {index}
+                    tagged.setdefault(f"{facet}:{term}", []).append(index)
+        self._tagged: dict[str, frozenset[int]] = {k: frozenset(v) for k, v in tagged.items()}
         # An indexed word as the cases write it, where that differs ("coredn" -> "coredns"):
         # how a correction is shown.
         self.shown = dict(shown or {})
+        # Each case's share of `shown` (Analyzer.written_forms), kept by a preview only, whose
+        # next rebuild then analyses the edited cases alone (search/corpus.py).
+        self.forms: Mapping[str, Mapping[tuple[str, str], int]] = {}
         # Each word's cases as a tuple in library order, built as lists: at 10,000 cases there are
         # 7.5 million (case, word) pairs, and a set per word took three times the memory.
         postings: dict[str, list[int]] = {}

@@ -156,6 +156,42 @@ def test_an_edit_analyses_again_only_its_own_search_words(tmp_path, monkeypatch)
         assert dict(after.corpora[lang].sentences) == dict(fresh.corpora[lang].sentences)
 
 
+def test_a_preview_works_out_how_only_the_edited_case_writes_its_words(tmp_path, monkeypatch):
+    """How a correction is shown ("coredn" -> "coredns") is counted over every case's text; a
+    preview (no outputs) keeps each case's count and reads only the edited case's text again,
+    and the forms it shows are those of a fresh build."""
+    from generator.search.analyzer import Analyzer
+
+    project = Project(tmp_path / "project")
+    write_fixture_library(project)
+    paths = ProjectPaths.at(project.root)
+    before = build(paths, today=TODAY, outputs=False)
+    path = project.incidents / "globex-etcd-outage.md"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("stopped.", "stopped, quorums lost twice.", 1),
+        encoding="utf-8",
+    )
+    read: list[str] = []
+    written_forms = Analyzer.written_forms
+
+    def counting(self, text):
+        read.append(text)
+        return written_forms(self, text)
+
+    monkeypatch.setattr(Analyzer, "written_forms", counting)
+    after = build(paths, today=TODAY, previous=before, outputs=False)
+    assert len(read) == 2 and "quorums lost twice" in read[1]  # the lead, then the body
+    monkeypatch.setattr(Analyzer, "written_forms", written_forms)
+    fresh = build(paths, today=TODAY)
+    corpus = after.corpora["en"].corpus
+    assert corpus.shown == fresh.corpora["en"].corpus.shown
+    # the edit's "quorums" is the one form of the stem "quorum" not written as the stem itself
+    assert "quorum" not in before.corpora["en"].corpus.shown
+    assert corpus.shown["quorum"] == "quorums"
+    assert fresh.corpora["en"].corpus.forms == {}  # a build keeps none
+    assert set(corpus.forms) == {i.id for i in after.library.incidents}
+
+
 def test_a_library_with_errors_is_refused_with_its_diagnostics(project: Project):
     project.add_incident(cause="[gpu-failur]")
     with pytest.raises(BuildError) as failure:

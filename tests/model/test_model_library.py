@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from dataclasses import replace
 from types import MappingProxyType
 
 import pytest
@@ -318,6 +319,44 @@ class TestRelated:
         assert calls == [9]  # one job per case, all in one call
         for incident in plain.incidents:
             assert plain.related(incident) == mapped.related(mapped.incident(incident.id))
+
+    def test_a_preview_keeps_the_ranking_while_terms_and_order_stay(self):
+        """A preview rebuilds after every save; an edit of a case's text leaves its ranking as it
+        was (nothing is ranked), one of its terms ranks everything again."""
+        calls: list[int] = []
+
+        class Recording:
+            name, forked = "recording", 0
+
+            def map(self, job, count):
+                calls.append(count)
+                return [job(n) for n in range(count)]
+
+        def cases(cause_of_3: str = "gpu-failure"):
+            return [
+                make(
+                    f"case-{n}",
+                    f"2024-01-{n + 1:02d}",
+                    cause=((cause_of_3 if n == 3 else ("gpu-failure", "faulty-change")[n % 2]),),
+                )
+                for n in range(8)
+            ]
+
+        first = build_library(TAX, cases(), Recording())
+        edited = [replace(c, path=c.path + "#edited") for c in cases()]  # same terms, new text
+        again = build_library(TAX, edited, Recording(), previous=first)
+        assert calls == [8]  # the second build ranked nothing
+        for incident in again.incidents:
+            related = again.related(incident)
+            assert [r.incident.id for r in related] == [
+                r.incident.id for r in first.related(first.incident(incident.id))
+            ]
+            assert all(r.incident.path.endswith("#edited") for r in related)  # the new cases
+        retagged = build_library(TAX, cases("faulty-change"), Recording(), previous=first)
+        assert calls == [8, 8]
+        fresh = build_library(TAX, cases("faulty-change"))
+        for incident in fresh.incidents:
+            assert retagged.related(retagged.incident(incident.id)) == fresh.related(incident)
 
 
 class TestCooccurrence:
