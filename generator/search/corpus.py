@@ -114,19 +114,22 @@ def build_index(
     analyzer = analyzer or default_analyzer()
     synonyms = synonym_groups((), analyzer)
     documents = []
-    written: dict[str, Mapping[tuple[str, str], int]] = {}
+    totals: dict[tuple[str, str], int] = {}  # how all cases write their words
+    kept: dict[str, Mapping[tuple[str, str], int]] = {}  # how each case does, if kept
     for order, incident in enumerate(library.incidents):
         terms = MappingProxyType({f.id: incident.term_ids(f.id) for f in library.taxonomy.facets})
         old = unchanged.get(incident.id)
-        if old is not None and incident.id in forms:
-            written[incident.id] = forms[incident.id]
-            documents.append(replace(old, order=order, terms=terms))
-            continue
-        lead_words, body_words = lead_text(library, incident), body_text(incident)
-        case_forms = analyzer.written_forms(lead_words)
-        for key, times in analyzer.written_forms(body_words).items():
-            case_forms[key] = case_forms.get(key, 0) + times
-        written[incident.id] = case_forms
+        # Kept only with its document (`old`): a new or edited case is analysed from its text.
+        case_forms = forms.get(incident.id) if old is not None else None
+        if case_forms is None:
+            lead_words, body_words = lead_text(library, incident), body_text(incident)
+            case_forms = analyzer.written_forms(lead_words)
+            for key, times in analyzer.written_forms(body_words).items():
+                case_forms[key] = case_forms.get(key, 0) + times
+        for key, times in case_forms.items():
+            totals[key] = totals.get(key, 0) + times
+        if keep_forms:
+            kept[incident.id] = case_forms
         if old is not None:
             documents.append(replace(old, order=order, terms=terms))
             continue
@@ -146,11 +149,9 @@ def build_index(
                 title=tuple(sorted(set(title))),
             )
         )
-    corpus = Corpus(
-        documents, synonyms, most_written(written.values()), term_names(library, analyzer)
-    )
+    corpus = Corpus(documents, synonyms, most_written([totals]), term_names(library, analyzer))
     if keep_forms:
-        corpus.forms = MappingProxyType(written)
+        corpus.forms = MappingProxyType(kept)
     return corpus
 
 
