@@ -77,6 +77,13 @@ class Site:
         """The rendered content area of the page at `url`."""
         return zlib.decompress(self.contents[url]).decode("utf-8")
 
+    def files_changed_since(self, previous: Site | None) -> frozenset[str]:
+        """Paths of the other files (search data, exports) that differ from `previous`'s (every
+        one when there is none): what a preview writes again."""
+        if previous is None:
+            return frozenset(self.files)
+        return frozenset(p for p, data in self.files.items() if previous.files.get(p) != data)
+
     def changed_since(self, previous: Site | None) -> frozenset[str]:
         """URLs of pages whose content differs from `previous` (every page when there is none)."""
         if previous is None:

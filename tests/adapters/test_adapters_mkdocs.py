@@ -105,3 +105,29 @@ def test_a_build_without_a_site_url_says_so_and_the_preview_does_not(caplog):
     given = SimpleNamespace(site_url="https://incidents.example.org/")
     resolve_site_url(given, preview=False)
     assert given.site_url == "https://incidents.example.org/"
+
+
+def test_a_preview_writes_again_only_the_files_a_rebuild_changed(tmp_path):
+    """serve --dirty writes a file the core made only when the last rebuild changed it, or when
+    it is not on disk yet; a build writes every one."""
+    from types import SimpleNamespace
+
+    from generator.adapters.mkdocs.support import StaticFile
+
+    config = SimpleNamespace(
+        site_dir=str(tmp_path / "site"),
+        use_directory_urls=False,
+        plugins=SimpleNamespace(_current_plugin="incident_library"),
+    )
+    kept = StaticFile.at(config, "en/search/text/0.js", b"a", touched=False)
+    assert kept.is_modified()  # not written yet
+    kept.copy_file(dirty=True)
+    assert (tmp_path / "site" / "en/search/text/0.js").read_bytes() == b"a"
+    assert not kept.is_modified()
+    assert StaticFile.at(config, "en/search/text/0.js", b"b").is_modified()  # touched by default
+    markdown = StaticFile.at(config, "en/cases/a.md", b"# A", touched=False)
+    assert (markdown.dest_uri, markdown.is_documentation_page(), markdown.is_modified()) == (
+        "en/cases/a.md",
+        False,
+        True,
+    )

@@ -89,6 +89,13 @@ def test_an_edit_changes_its_case_and_the_pages_that_show_it(tmp_path):
     assert kinds <= {"CasePage", "HomePage", "TermPage"}
     assert after.changed_since(after) == frozenset()
     assert after.changed_since(None) == frozenset(after.contents)
+    # and the other files: the edited case's card in both languages, not another case's
+    files = after.files_changed_since(before)
+    position = [i.id for i in after.library.incidents].index("globex-etcd-outage")
+    assert {f"en/search/text/{position}.js", f"ko/search/text/{position}.js"} <= files
+    assert "en/search/cards/acme-gpu-outage-01.js" not in files
+    assert files < frozenset(after.files)
+    assert after.files_changed_since(None) == frozenset(after.files)
 
 
 def test_an_edit_renders_again_only_its_own_full_cards(tmp_path, monkeypatch):

@@ -3,6 +3,7 @@ breaks the build (which pages an edit changes: tests/build)."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -53,6 +54,10 @@ def test_serve_shows_an_edited_incident_and_the_error_of_a_broken_one(tmp_path):
         except urllib.error.HTTPError as error:
             return error.code, error.read().decode("utf-8")
 
+    def fetch(address: str) -> str:
+        with urllib.request.urlopen(address, timeout=5) as response:
+            return response.read().decode("utf-8")
+
     def wait_for(text: str, seconds: float, status: int = 200) -> bool:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
@@ -75,6 +80,13 @@ def test_serve_shows_an_edited_incident_and_the_error_of_a_broken_one(tmp_path):
             encoding="utf-8",
         )
         assert wait_for("Acme: edited live", 60)
+        # The search files it changed are written again, the others kept where they were.
+        search = f"http://127.0.0.1:{port}/en/search/"
+        ids = json.loads(fetch(search + "ids.js").split(".ids=", 1)[1].rstrip(";\n"))
+        at = ids.index("acme-gpu-outage-01")
+        assert "Acme: edited live" in fetch(f"{search}text/{at}.js")
+        other = (at + 1) % len(ids)
+        assert f'"id":"{ids[other]}"' in fetch(f"{search}text/{other}.js")
 
         edited = path.read_text(encoding="utf-8")
         path.write_text(edited.replace("cause: [", "cause: [gpu-failur, "), encoding="utf-8")

@@ -40,6 +40,7 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         self.command: str | None = None  # None when MkDocs' build() is called directly
         self.site: Site | None = None  # the last site built (a preview reuses what is unchanged)
         self.changed: frozenset[str] = frozenset()
+        self.changed_files: frozenset[str] | None = None  # the other files it changed
         self.cache = CheckCache()  # kept across the rebuilds of `mkdocs serve`
         self.bytecode = support.MemoryBytecodeCache()
         self.publication: Publication | None = None
@@ -66,6 +67,7 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         except (BuildError, PublishError, support.SettingsError) as exc:
             raise PluginError(str(exc)) from None
         self.changed, self.site = site.changed_since(previous), site
+        self.changed_files = site.files_changed_since(previous)
         support.log_warnings(site.warnings)
         support.log_build(site, executor, self.changed, preview)
         self.publication = Publication(Path(config.site_dir)) if not preview else None
@@ -76,7 +78,7 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         return config
 
     def on_files(self, files, config):
-        files = support.add_files(files, config, self.site, self.changed)
+        files = support.add_files(files, config, self.site, self.changed, self.changed_files)
         self.known = {f.dest_uri for f in files.documentation_pages()}
         return files
 
