@@ -149,10 +149,8 @@ def build_index(
                 title=tuple(sorted(set(title))),
             )
         )
-    corpus = Corpus(documents, synonyms, most_written([totals]), term_names(library, analyzer))
-    if keep_forms:
-        corpus.forms = MappingProxyType(kept)
-    return corpus
+    shown, names = most_written([totals]), term_names(library, analyzer)
+    return Corpus(documents, synonyms, shown, names, MappingProxyType(kept) if keep_forms else None)
 
 
 def build_corpus(

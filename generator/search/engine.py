@@ -92,6 +92,7 @@ class Corpus:
         synonyms: Mapping[str, tuple[str, ...]] | None = None,
         shown: Mapping[str, str] | None = None,
         term_names: Mapping[str, tuple[str, ...]] | None = None,
+        forms: Mapping[str, Mapping[tuple[str, str], int]] | None = None,
     ) -> None:
         self.documents = tuple(documents)
         # A word -> the "facet:term" of the terms it is a one-word name of ("oom" -> the
@@ -110,7 +111,7 @@ class Corpus:
         self.shown = dict(shown or {})
         # Each case's share of `shown` (Analyzer.written_forms), kept by a preview only, whose
         # next rebuild then analyses the edited cases alone (search/corpus.py).
-        self.forms: Mapping[str, Mapping[tuple[str, str], int]] = {}
+        self.forms = forms or {}
         # Each word's cases as a tuple in library order, built as lists: at 10,000 cases there are
         # 7.5 million (case, word) pairs, and a set per word took three times the memory.
         postings: dict[str, list[int]] = {}

@@ -63,18 +63,24 @@ def test_the_site_has_every_kind_of_page_in_both_languages(tmp_path):
     assert "ko/search/index.js" in site.files and "en/search/index.js" in site.files
 
 
+def fixture_project(tmp_path) -> tuple[Project, ProjectPaths]:
+    project = Project(tmp_path / "project")
+    write_fixture_library(project)
+    return project, ProjectPaths.at(project.root)
+
+
+def edit_globex(project: Project, old: str, new: str) -> None:
+    """Rewrite the fixture's one Globex case, as a contributor saving it in a preview."""
+    path = project.incidents / "globex-etcd-outage.md"
+    path.write_text(path.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+
+
 def test_an_edit_changes_its_case_and_the_pages_that_show_it(tmp_path):
     """What a preview writes again: pages whose content differs, worked out from the pages
     themselves (no list of page kinds kept by hand)."""
-    project = Project(tmp_path / "project")
-    write_fixture_library(project)
-    paths = ProjectPaths.at(project.root)
+    project, paths = fixture_project(tmp_path)
     before = build(paths, today=TODAY)
-    path = project.incidents / "globex-etcd-outage.md"
-    path.write_text(
-        path.read_text(encoding="utf-8").replace("Globex: etcd loses quorum", "Globex: edited"),
-        encoding="utf-8",
-    )
+    edit_globex(project, "Globex: etcd loses quorum", "Globex: edited")
     after = build(paths, today=TODAY, previous=before)
     changed = after.changed_since(before)
     assert {"en/cases/globex-etcd-outage.html", "ko/cases/globex-etcd-outage.html"} <= changed
@@ -101,9 +107,7 @@ def test_an_edit_changes_its_case_and_the_pages_that_show_it(tmp_path):
 def test_an_edit_renders_again_only_its_own_full_cards(tmp_path, monkeypatch):
     """The full cards (`search/cards/<id>.js`, Markdown of every section in both languages) of
     the incidents an edit did not touch are kept from the previous site."""
-    project = Project(tmp_path / "project")
-    write_fixture_library(project)
-    paths = ProjectPaths.at(project.root)
+    project, paths = fixture_project(tmp_path)
     before = build(paths, today=TODAY)
     rendered: list[tuple[str, str]] = []
     card_sections = Renderer.card_sections
@@ -113,11 +117,7 @@ def test_an_edit_renders_again_only_its_own_full_cards(tmp_path, monkeypatch):
         return card_sections(self, incident, lang)
 
     monkeypatch.setattr(Renderer, "card_sections", counting)
-    path = project.incidents / "globex-etcd-outage.md"
-    path.write_text(
-        path.read_text(encoding="utf-8").replace("stopped.", "stopped at once.", 1),
-        encoding="utf-8",
-    )
+    edit_globex(project, "stopped.", "stopped at once.")
     after = build(paths, today=TODAY, previous=before)
     assert sorted(rendered) == [("globex-etcd-outage", "en"), ("globex-etcd-outage", "ko")]
     edited = "en/search/cards/globex-etcd-outage.js"
@@ -134,15 +134,9 @@ def test_an_edit_analyses_again_only_its_own_search_words(tmp_path, monkeypatch)
     and its search data are those of a fresh build, byte for byte."""
     from generator.search import corpus as corpus_module
 
-    project = Project(tmp_path / "project")
-    write_fixture_library(project)
-    paths = ProjectPaths.at(project.root)
+    project, paths = fixture_project(tmp_path)
     before = build(paths, today=TODAY)
-    path = project.incidents / "globex-etcd-outage.md"
-    path.write_text(
-        path.read_text(encoding="utf-8").replace("stopped.", "stopped at once, quorum lost.", 1),
-        encoding="utf-8",
-    )
+    edit_globex(project, "stopped.", "stopped at once, quorum lost.")
     analysed: list[str] = []
     case_sentences = corpus_module.case_sentences
 
@@ -169,15 +163,9 @@ def test_a_preview_works_out_how_only_the_edited_case_writes_its_words(tmp_path,
     and the forms it shows are those of a fresh build."""
     from generator.search.analyzer import Analyzer
 
-    project = Project(tmp_path / "project")
-    write_fixture_library(project)
-    paths = ProjectPaths.at(project.root)
+    project, paths = fixture_project(tmp_path)
     before = build(paths, today=TODAY, outputs=False)
-    path = project.incidents / "globex-etcd-outage.md"
-    path.write_text(
-        path.read_text(encoding="utf-8").replace("stopped.", "stopped, quorums lost twice.", 1),
-        encoding="utf-8",
-    )
+    edit_globex(project, "stopped.", "stopped, quorums lost twice.")
     read: list[str] = []
     written_forms = Analyzer.written_forms
 
