@@ -113,8 +113,10 @@ def to_html(text: str) -> str:
         html = converter.convert(text)
     except RecursionError:
         # Thousands of nested list or quote markers ("- - - - …") exhaust Python-Markdown's
-        # recursion: show such a section as plain paragraphs instead of failing the build.
-        converter.reset()
+        # recursion: show such a section as plain paragraphs instead of failing the build. The
+        # converter is dropped: its block parser's state stack still holds the list levels it
+        # was inside, and every later section would render as if inside a list (no <p>).
+        _converter.cache_clear()
         html = "".join(
             f"<p>{escape(part.strip())}</p>" for part in text.split("\n\n") if part.strip()
         )

@@ -189,3 +189,13 @@ class TestMarkdownKept:
         first = to_html("[a][1]\n\n[1]: https://reports.acme.dev/1")
         assert "https://reports.acme.dev/1" in first
         assert "reports.acme.dev" not in to_html("[a][1]")
+
+
+def test_a_section_too_deeply_nested_leaves_the_next_sections_intact():
+    """Markdown's recursion gives out inside thousands of nested list markers; the section shows
+    as text, and the converter it left inside a list is not used again: before, every later
+    section of the build lost its paragraphs (`Jobs stopped.` without `<p>`)."""
+    assert to_html("Jobs stopped.") == "<p>Jobs stopped.</p>"
+    assert "- - -" in to_html("- " * 5000 + "x")
+    assert to_html("Jobs stopped.") == "<p>Jobs stopped.</p>"
+    assert to_html("- one\n- two") == "<ul>\n<li>one</li>\n<li>two</li>\n</ul>"
