@@ -9,6 +9,7 @@ import asyncio
 import json
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -35,7 +36,10 @@ def session(args: list[str], body):
             await client.initialize()
             return await body(client)
 
-    return asyncio.run(asyncio.wait_for(run(), timeout=240))
+    # On a thread of its own: once a browser test has run in this process, Playwright's event
+    # loop counts as running on the main thread, and asyncio.run() refuses to start there.
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, asyncio.wait_for(run(), timeout=240)).result()
 
 
 @pytest.fixture(scope="module")
