@@ -3,11 +3,17 @@ and the library itself passing all of them."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from conftest import BODY_EN, BODY_KO, TODAY, Project, translation_text
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generator.build.check import check_project
 from generator.load.project import ProjectPaths
+from generator.validate import review
 
 P = "incidents/acme-gpu-outage.md"
 T = "incidents/acme-gpu-outage.ko.md"
@@ -198,3 +204,90 @@ def test_contributing_states_the_limits_the_checker_applies():
     assert review.placeholder_reason("https://a.example/") and review.placeholder_reason(
         "https://x.test/"
     )
+
+
+# The review's scans are written for speed; these are their plain definitions, and each scan
+# must find exactly what its definition finds.
+_REFERENCE_NUMBER = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\d.,])\d+(?:\.\d+)?")
+_REFERENCE_URL = re.compile(r"\]\([^)\s]*\)|<?https?://[^\s)>]+>?")
+_REFERENCE_KO = re.compile(
+    r"(?<![가-힣])(한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|스무|첫)"
+    r"(?=\s?(?:" + review._KO_COUNTERS + r"))|(하나|둘|셋|넷|절반|백|천|만)"
+)
+_PIECES = (
+    "0",
+    "1",
+    "08",
+    "4,088",
+    "1,23",
+    "3.5",
+    "1.2.3",
+    ".",
+    ",",
+    " ",
+    "\n",
+    "a",
+    "May",
+    "may",
+    "Second",
+    "eight",
+    "twice",
+    "한",
+    "세",
+    "다섯",
+    "번",
+    " 번",
+    "대",
+    "하나",
+    "셋",
+    "천",
+    "가",
+    "](",
+    ")",
+    "<",
+    ">",
+    "https://x.io/2/",
+    "`",
+    "“",
+    "”",
+)
+
+
+def _reference_numbers(text: str) -> dict[str, tuple[int, int]]:
+    bare = _REFERENCE_URL.sub(lambda m: " " * len(m.group()), text)
+    found: dict[str, tuple[int, int]] = {}
+    for match in _REFERENCE_NUMBER.finditer(bare):
+        value = review._normal(match.group())
+        row = bare.count("\n", 0, match.start())
+        start = bare.rfind("\n", 0, match.start()) + 1
+        found.setdefault(value, (3 + row, (5 if row == 0 else 1) + match.start() - start))
+    return found
+
+
+def _reference_spelled(text: str, lang: str) -> set[str]:
+    if lang == "en":
+        numbers = [
+            review._MONTH_NUMBERS.get(word, review._EN_WORDS.get(word.lower()))
+            for word in re.findall(r"[A-Za-z]+", text)
+        ]
+        return {str(n) for n in numbers if n is not None}
+    return {str(review._KO_WORDS[m.group(1) or m.group(2)]) for m in _REFERENCE_KO.finditer(text)}
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=40).map("".join))
+def test_the_fast_scans_find_what_their_definitions_find(text: str):
+    numbers: dict[str, tuple[int, int]] = {}
+    review._collect_numbers(text, 3, 5, numbers)
+    assert numbers == _reference_numbers(text)
+    for lang in ("en", "ko"):
+        assert review._spelled(text, lang) == _reference_spelled(text, lang)
+    letters = review._latin_letters(text)
+    assert letters == len(text) - len(re.sub(r"[A-Za-z]", "", text))
+    assert review._URL.sub("#", text) == _REFERENCE_URL.sub("#", text)
+
+
+def test_the_fast_scans_agree_on_the_library():
+    for path in sorted(Path(__file__).parents[2].glob("incidents/*.md")):
+        text = path.read_text(encoding="utf-8")
+        test_the_fast_scans_find_what_their_definitions_find.hypothesis.inner_test(text)
