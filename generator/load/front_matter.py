@@ -175,6 +175,9 @@ def _byte_position(raw: bytes, offset: int) -> tuple[int, int]:
     return before.count(b"\n") + 1, column
 
 
+_OTHER_BREAKS = re.compile("[\r\x85\u2028\u2029\ufeff]")
+
+
 class _LineIndex:
     """Turns character offsets in a text into 1-based (line, column), counting only `\\n`."""
 
@@ -182,6 +185,10 @@ class _LineIndex:
         self.first_line = first_line
         self.starts = [0]
         self.starts.extend(m.end() for m in re.finditer("\n", text))
+        # Where `\n` is the only line end, no byte-order mark shifts the index and the text ends
+        # in `\n` (libyaml adds a line end to a text without one), a mark's own line and column
+        # are the file's, and reading them is a third of the time.
+        self.marks_agree = text.endswith("\n") and _OTHER_BREAKS.search(text) is None
 
     def position(self, offset: int) -> tuple[int, int]:
         row = bisect_right(self.starts, offset) - 1
@@ -189,7 +196,10 @@ class _LineIndex:
 
     def mark(self, mark) -> Position:
         """Where a YAML mark sits. Marks carry a character index; their own line count also
-        breaks at characters that are not line ends in the file, so it is not used."""
+        breaks at characters that are not line ends in the file, so it is used only where the
+        text has none of them."""
+        if self.marks_agree:
+            return Position(mark.line + self.first_line, mark.column + 1)
         line, col = self.position(mark.index)
         return Position(line, col)
 

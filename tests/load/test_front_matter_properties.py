@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from generator.build.check import check_project
+from generator.load.front_matter import Position, _LineIndex
 from generator.load.project import ProjectPaths
 from generator.model.incident import IncidentMeta, split_sections
 
@@ -286,3 +287,30 @@ def test_valid_incident_stays_valid_under_harmless_changes(original):
     assert [d.format() for d in checked.diagnostics] == []
     (incident,) = checked.result.incidents
     assert incident.meta == EXPECTED
+
+
+def _both_ways(text: str) -> None:
+    """Each mark read from its own line and column sits where its index says it does."""
+    index = _LineIndex(text, first_line=2)
+    if not index.marks_agree:
+        return
+    try:
+        events = list(yaml.parse(text, Loader=yaml.CSafeLoader))
+    except yaml.YAMLError:
+        return
+    for event in events:
+        for mark in (event.start_mark, event.end_mark):
+            assert index.mark(mark) == Position(*index.position(mark.index)), (text, mark)
+
+
+@SETTINGS
+@given(data=front_matter_data, style=dump_styles)
+def test_a_marks_own_line_and_column_agree_with_its_index(data, style):
+    _both_ways(dump(data, style))
+
+
+@SETTINGS
+@given(text=st.one_of(yamlish, st.text(max_size=80)))
+def test_a_marks_own_line_and_column_agree_with_its_index_in_any_text(text):
+    _both_ways(text)
+    _both_ways(text + "\n")
