@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Annotated, Literal
@@ -208,19 +207,22 @@ _FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)")
 _MAY_MARK = frozenset("#`~ \t")  # first characters of a fence or a heading line (not "")
 
 
-def body_lines(body: str, first_line: int) -> Iterator[tuple[int, str, bool, str | None]]:
+@lru_cache(maxsize=4)  # a check reads each body twice: its sections, then its review
+def body_lines(body: str, first_line: int) -> tuple[tuple[int, str, bool, str | None], ...]:
     """Each line of a body as (line number, text, inside a code fence, heading): `heading` is
     the text of a `## ` heading outside code fences, else None."""
     fence: str | None = None
-    for offset, line in enumerate(body.split("\n")):
+    lines = []
+    for offset, line in enumerate(body.split("\n"), first_line):
         if line[:1] not in _MAY_MARK:  # most lines: neither a fence nor a heading
-            yield first_line + offset, line, fence is not None, None
+            lines.append((offset, line, fence is not None, None))
             continue
         marker = _FENCE.match(line)
         if marker:
             fence = None if fence == marker.group(1) else (fence or marker.group(1))
         heading = None if fence or marker else _heading_text(line)
-        yield first_line + offset, line, fence is not None or marker is not None, heading
+        lines.append((offset, line, fence is not None or marker is not None, heading))
+    return tuple(lines)
 
 
 def split_sections(body: str, first_line: int) -> tuple[str, list[tuple[Heading, str]]]:

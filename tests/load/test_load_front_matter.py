@@ -74,6 +74,14 @@ def test_duplicate_keys_are_errors():
     ]
 
 
+def test_only_a_plain_merge_key_is_refused():
+    assert _errors(lambda: parse_yaml("a: 1\n<<: {b: 2}\n", "a.md")) == [
+        "a.md:2:1: YAML merge keys (<<) are not allowed; write values out"
+    ]
+    for quoted in ('"<<"', "'<<'"):
+        assert parse_yaml(f"{quoted}: x\n", "a.md").data == {"<<": "x"}
+
+
 def test_aliases_are_rejected_before_they_can_expand():
     bomb = "a: &a [x, x, x]\nb: &b [*a, *a, *a]\nc: [*b, *b, *b]\n"
     messages = _errors(lambda: parse_yaml(bomb, "a.md"))
