@@ -291,3 +291,16 @@ def test_the_fast_scans_agree_on_the_library():
     for path in sorted(Path(__file__).parents[2].glob("incidents/*.md")):
         text = path.read_text(encoding="utf-8")
         test_the_fast_scans_find_what_their_definitions_find.hypothesis.inner_test(text)
+
+
+def test_no_korean_number_word_begins_another():
+    """The Korean scan takes the first word that matches and, past a refused numeral, goes on
+    after it. That finds what the plain pattern finds only while no word begins another and no
+    word starts inside another (a word added to the table must keep both)."""
+    words = list(review._KO_WORDS)
+    assert [(a, b) for a in words for b in words if a != b and b.startswith(a)] == []
+    firsts = {w[0] for w in words}
+    assert [w for w in words if firsts.intersection(w[1:])] == []
+    assert {w[0] for w in review._KO_NATIVE}.isdisjoint(
+        w[0] for w in review._KO_WORDS if w not in review._KO_NATIVE
+    )
