@@ -118,7 +118,6 @@ _KO_WORDS.update({"천": 1000, "만": 10_000})
 # letters; the two conditions of a numeral are tested on each hit. No word begins another.
 _KO_SPELLED = re.compile("|".join(sorted(_KO_WORDS, key=len, reverse=True)))
 _KO_COUNTER_AHEAD = re.compile(r"\s?(?:" + _KO_COUNTERS + r")")
-_HANGUL = re.compile(r"[가-힣]")
 # 했다체: a sentence that ends in 다 without 니 before it (했다, 였다, 이다, 된다), outside quotes.
 _PLAIN_ENDING = re.compile(r"([\uac00-\ub2c7\ub2c9-\ud7a3])다(?=[.!?](?:\s|$|[\"”’)]))")  # not 니다
 _QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"|‘[^’]*’|「[^」]*」|『[^』]*』")
@@ -361,7 +360,7 @@ def _spelled(text: str, lang: str) -> set[str]:
             word = match.group()
             if word in _KO_NATIVE:
                 at = match.start()
-                inside_a_word = at and _HANGUL.match(text, at - 1)
+                inside_a_word = at and _HANGUL_RUN.match(text, at - 1)
                 if inside_a_word or not _KO_COUNTER_AHEAD.match(text, match.end()):
                     continue
             found.add(str(_KO_WORDS[word]))
