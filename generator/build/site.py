@@ -27,7 +27,7 @@ from ..outputs.markdown import markdown_files
 from ..outputs.search_data import as_keyed_script, as_script, search_files
 from ..pages.build import SiteOptions, build_pages
 from ..pages.kinds import Page
-from ..render.renderer import Renderer
+from ..render.renderer import Renderer, Sections, page_sections
 from ..search.corpus import SearchCorpus, build_corpora
 from ..validate.diagnostics import Diagnostic
 from .check import check_project
@@ -61,6 +61,8 @@ class Site:
     library: Library
     pages: tuple[Page, ...]
     contents: Mapping[str, bytes]  # page URL -> zlib-compressed HTML of its content area
+    # page URL -> the sections the page lists (pages that list theirs): a shell's contents
+    sections: Mapping[str, Sections]
     files: Mapping[str, bytes]  # site-relative path -> bytes: data, exports, feeds, assets
     nav: tuple[NavSection, ...]
     warnings: tuple[Diagnostic, ...]
@@ -119,7 +121,7 @@ def build(
     )
     pages = build_pages(library, options)
     _check_unique_urls(pages)
-    contents = _render(library, options, pages, executor, previous)
+    contents, sections = _render(library, options, pages, executor, previous)
     layout = layout_terms(library, previous.layout if previous is not None else None)
     # A preview (no outputs) keeps how each case writes its words, for its next rebuild.
     corpora = build_corpora(
@@ -137,6 +139,7 @@ def build(
         library=library,
         pages=pages,
         contents=MappingProxyType(contents),
+        sections=MappingProxyType(sections),
         files=MappingProxyType(files),
         nav=nav,
         warnings=warnings,
@@ -173,24 +176,33 @@ def _render(
     pages: tuple[Page, ...],
     executor: Executor,
     previous: Site | None,
-) -> dict[str, bytes]:
-    """Every page's content, compressed (at 20,000 case pages the HTML would take gigabytes).
-    Pages equal to the previous site's are not rendered again."""
-    reused: dict[str, bytes] = {}
+) -> tuple[dict[str, bytes], dict[str, Sections]]:
+    """Every page's content, compressed (at 20,000 case pages the HTML would take gigabytes),
+    and the sections of the pages that list theirs. Pages equal to the previous site's are not
+    rendered again."""
+    reused: dict[str, tuple[bytes, Sections | None]] = {}
     todo: list[Page] = []
     for page in pages:
         old = previous.page(page.url) if previous is not None else None
         if old is not None and old == page and page.url in previous.contents:
-            reused[page.url] = previous.contents[page.url]
+            reused[page.url] = previous.contents[page.url], previous.sections.get(page.url)
         else:
             todo.append(page)
     renderer = Renderer(library, options)
 
-    def render(n: int) -> bytes:
-        return zlib.compress(renderer.render(todo[n]).encode("utf-8"), 1)
+    def render(n: int) -> tuple[bytes, Sections | None]:
+        html = renderer.render(todo[n])
+        return zlib.compress(html.encode("utf-8"), 1), page_sections(html)
 
     rendered = dict(zip((p.url for p in todo), executor.map(render, len(todo)), strict=True))
-    return {p.url: rendered.get(p.url) or reused[p.url] for p in pages}
+    contents: dict[str, bytes] = {}
+    sections: dict[str, Sections] = {}
+    for page in pages:
+        content, listed = rendered.get(page.url) or reused[page.url]
+        contents[page.url] = content
+        if listed is not None:
+            sections[page.url] = listed
+    return contents, sections
 
 
 def _cards(

@@ -7,6 +7,7 @@ language and reused on every list page that shows it) in itself, never in the li
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
@@ -64,6 +65,26 @@ def chips(terms, lang: str, link) -> Markup:
         return Markup("")
     items = "".join(f"<li>{chip(term, lang, link)}</li>" for term in terms)
     return Markup(f'<ul class="il-chips">{items}</ul>')
+
+
+# A page that lists its own sections says so with `<nav class="il-toc" data-il-contents="TITLE">`
+# (TITLE: the id of its <h1>) holding `<a href="#ID">HEADING</a>` per section: the case page.
+_CONTENTS = re.compile(
+    r'<nav class="il-toc"[^>]* data-il-contents="([^"]+)"[^>]*>(.*?)</nav>', re.S
+)
+_CONTENTS_ENTRY = re.compile(r'<a href="#([^"]+)">(.*?)</a>', re.S)
+
+# The id of a page's title, and each section it lists: (anchor, heading as HTML).
+Sections = tuple[str, tuple[tuple[str, str], ...]]
+
+
+def page_sections(html: str) -> Sections | None:
+    """The sections a rendered page lists in its own contents (None for a page without one),
+    read from that list, so that a shell's table of contents names exactly what the page shows."""
+    found = _CONTENTS.search(html) if "data-il-contents" in html else None
+    if found is None:
+        return None
+    return found.group(1), tuple(_CONTENTS_ENTRY.findall(found.group(2)))
 
 
 _ROOT = "\x00root\x00"

@@ -107,27 +107,88 @@ def test_a_build_without_a_site_url_says_so_and_the_preview_does_not(caplog):
     assert given.site_url == "https://incidents.example.org/"
 
 
-def test_a_preview_writes_again_only_the_files_a_rebuild_changed(tmp_path):
-    """serve --dirty writes a file the core made only when the last rebuild changed it, or when
-    it is not on disk yet; a build writes every one."""
-    from types import SimpleNamespace
+def _built(root: Path):
+    """Build the project at `root` with MkDocs' own build() in this process; its plugin object
+    keeps this build's site and MkDocs objects."""
+    from mkdocs.commands.build import build as mkdocs_build
+    from mkdocs.config import load_config
 
-    from generator.adapters.mkdocs.support import StaticFile
+    config = load_config(str(root / "mkdocs.yml"))
+    mkdocs_build(config)
+    return config, config.plugins["incident-library"]
 
-    config = SimpleNamespace(
-        site_dir=str(tmp_path / "site"),
-        use_directory_urls=False,
-        plugins=SimpleNamespace(_current_plugin="incident_library"),
+
+def _framer(config, plugin):
+    from generator.adapters.mkdocs.frames import Framer
+
+    nav, files, env = plugin.mkdocs
+    return Framer(config, env, nav, files, plugin.site, plugin.known)
+
+
+def test_every_framed_page_is_what_material_draws_for_it(tmp_path):
+    """The pages outside the navigation are Material's frame drawn once per kind and filled in
+    per page: each must equal the page Material draws for it in full, with its own title,
+    description, address, language links, sections and content, escaped as Jinja escapes
+    them (the title here holds &, ' and <, which Material's header would write as they are)."""
+    from markupsafe import Markup
+
+    from generator.adapters.mkdocs.frames import framed
+
+    project = Project(tmp_path / "project")
+    write_fixture_library(project)
+    project.add_incident(
+        "initech-odd-title",
+        title="Initech: O'Brien & the <5 GPUs",
+        organization="acme",
+        contributing_factor="[]",  # no section of its own: other sections than the rest
     )
-    kept = StaticFile.at(config, "en/search/text/0.js", b"a", touched=False)
-    assert kept.is_modified()  # not written yet
-    kept.copy_file(dirty=True)
-    assert (tmp_path / "site" / "en/search/text/0.js").read_bytes() == b"a"
-    assert not kept.is_modified()
-    assert StaticFile.at(config, "en/search/text/0.js", b"b").is_modified()  # touched by default
-    markdown = StaticFile.at(config, "en/cases/a.md", b"# A", touched=False)
-    assert (markdown.dest_uri, markdown.is_documentation_page(), markdown.is_modified()) == (
-        "en/cases/a.md",
-        False,
-        True,
+    config, plugin = _built(project.root)
+    framer = _framer(config, plugin)
+    site, written = plugin.site, project.root / "site"
+    pages = [p for p in site.pages if framed(p)]
+    kinds = {type(p).__name__ for p in pages}
+    assert {"CasePage", "TermPage", "HomePage"} <= kinds
+    cases = [p for p in pages if p.url.startswith("en/cases/")]
+    assert len({framer.key(p) for p in cases}) == 2 < len(cases)  # one frame serves many
+    for page in pages:
+        values = framer.values(page, site.content(page.url))
+        expected = framer.material(page, {k: Markup(v) for k, v in values.items()})
+        assert (written / page.url).read_text(encoding="utf-8") == expected, page.url
+    odd = (written / "en/cases/initech-odd-title.html").read_text(encoding="utf-8")
+    assert "<title>Initech: O&#39;Brien &amp; the &lt;5 GPUs - " in odd
+    assert "the <5" not in odd.split("</header>")[0]
+
+
+def test_a_preview_writes_again_only_what_a_rebuild_changed(tmp_path):
+    """serve --dirty: after an edit, the pages and files the rebuild changed are written, and
+    the files no longer on disk; the others are left as they were. Without `pages` and
+    `files` (a build) every one is written."""
+    from generator.adapters.mkdocs import frames
+    from generator.build.executor import serial
+
+    project = Project(tmp_path / "project")
+    write_fixture_library(project)
+    config, plugin = _built(project.root)
+    framer = _framer(config, plugin)
+    site = project.root / "site"
+    case, other = (
+        site / "en/cases/acme-gpu-outage-01.html",
+        site / "en/cases/acme-gpu-outage-02.html",
     )
+    data, gone = site / "en/search/text/0.js", site / "en/search/text/1.js"
+    for path in (case, other, data):
+        path.write_text("stale", encoding="utf-8")
+    gone.unlink()
+    drawn = frames.write(
+        framer, serial, plugin.frames, pages={case.relative_to(site).as_posix()}, files=set()
+    )
+    assert drawn == plugin.frames
+    assert case.read_text(encoding="utf-8").lstrip().startswith("<!doctype html>")
+    assert other.read_text(encoding="utf-8") == "stale"
+    assert data.read_text(encoding="utf-8") == "stale" and gone.is_file()
+    # A frame that changed (the navigation, the theme) writes every page of its kind again.
+    changed = {key: frames.Frame(("changed",), ()) for key in plugin.frames}
+    frames.write(framer, serial, changed, pages=set(), files=set())
+    assert other.read_text(encoding="utf-8").lstrip().startswith("<!doctype html>")
+    frames.write(framer, serial, plugin.frames)
+    assert data.read_bytes() == plugin.site.files["en/search/text/0.js"]

@@ -22,7 +22,7 @@ from generator.model.library import build_library
 from generator.outputs.assets import asset_files
 from generator.pages.build import SiteOptions, build_pages
 from generator.render import strings
-from generator.render.renderer import Renderer
+from generator.render.renderer import Renderer, page_sections
 
 TAX = build_taxonomy(parse_yaml(TAXONOMY, "taxonomy.yml"), "taxonomy.yml")[0]
 CHECKER = "https://checker.acme.dev/"
@@ -223,7 +223,7 @@ class TestMaterialTableOfContents:
 
     def test_the_sections_become_the_toc_under_the_title(self):
         page = self.page()
-        set_content(page, HTML["en/cases/b.html"])
+        set_content(page, HTML["en/cases/b.html"], page_sections(HTML["en/cases/b.html"]))
         assert page.content == HTML["en/cases/b.html"]
         (root,) = list(page.toc)
         assert (root.id, root.level, root.title) == (
@@ -240,12 +240,13 @@ class TestMaterialTableOfContents:
 
     def test_titles_stay_html_as_mkdocs_expects(self):
         page = self.page()
-        set_content(page, HTML["ko/cases/a.html"].replace("원인<", "원인 &amp; 결과<"))
+        html = HTML["ko/cases/a.html"].replace("원인<", "원인 &amp; 결과<")
+        set_content(page, html, page_sections(html))
         titles = [c.title for c in next(iter(page.toc)).children]
         assert "원인 &amp; 결과" in titles
 
     def test_a_page_without_contents_keeps_its_toc_hidden(self):
         page = self.page()
         html = RENDERER.render(PAGES["en/index.html"])
-        set_content(page, html)
+        set_content(page, html, page_sections(html))
         assert page.content == html and page.toc is None and page.meta["hide"] == ["toc"]

@@ -21,7 +21,7 @@ from ...build.site import BuildError, Site, build
 from ...load.project import ProjectPaths
 from ...outputs.csp import with_policy
 from ..publish import Publication, PublishError, check_site_dir
-from . import support
+from . import frames, support
 from .preview import PreviewErrors
 
 PUBLISHING = frozenset({"build", "gh-deploy"})  # commands whose output is published
@@ -39,8 +39,12 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
     def __init__(self) -> None:
         self.command: str | None = None  # None when MkDocs' build() is called directly
         self.site: Site | None = None  # the last site built (a preview reuses what is unchanged)
-        self.changed: frozenset[str] = frozenset()
-        self.changed_files: frozenset[str] | None = None  # the other files it changed
+        self.changed: frozenset[str] | None = None  # the pages and other files the last
+        self.changed_files: frozenset[str] | None = None  # rebuild changed (None: all of them)
+        self.frames: dict = {}  # the frames the last build drew (frames.py)
+        self.dirty = False
+        self.executor = serial
+        self.mkdocs: tuple = ()  # this build's navigation and theme environment
         self.cache = CheckCache()  # kept across the rebuilds of `mkdocs serve`
         self.bytecode = support.MemoryBytecodeCache()
         self.publication: Publication | None = None
@@ -49,7 +53,7 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         self.build_error: str | None = None  # what stopped the last build, for the preview
 
     def on_startup(self, *, command, dirty) -> None:
-        self.command = command
+        self.command, self.dirty = command, dirty
 
     def on_config(self, config):
         self.build_error = None
@@ -57,7 +61,7 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         paths = ProjectPaths.at(root, self.config.taxonomy, self.config.incidents_dir)
         publishing, preview = self.command in PUBLISHING, self.command == "serve"
         previous = self.site if preview else None
-        executor = serial if preview else default_executor()
+        executor = self.executor = serial if preview else default_executor()
         try:
             support.resolve_site_url(config, preview)
             options = support.site_options(config)
@@ -66,10 +70,12 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
                 check_site_dir(Path(config.site_dir), root, support.sources(config, paths))
         except (BuildError, PublishError, support.SettingsError) as exc:
             raise PluginError(str(exc)) from None
-        self.changed, self.site = site.changed_since(previous), site
-        self.changed_files = site.files_changed_since(previous)
+        written = self.dirty and previous is not None  # else every file is written anew
+        self.changed = site.changed_since(previous) if written else None
+        self.changed_files = site.files_changed_since(previous) if written else None
+        self.site = site
         support.log_warnings(site.warnings)
-        support.log_build(site, executor, self.changed, preview)
+        support.log_build(site, executor, self.changed or frozenset(), preview)
         self.publication = Publication(Path(config.site_dir)) if not preview else None
         if publishing:
             config.site_dir = str(self.publication.staging)
@@ -78,12 +84,14 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         return config
 
     def on_files(self, files, config):
-        files = support.add_files(files, config, self.site, self.changed, self.changed_files)
+        files = support.add_files(files, config, self.site)
         self.known = {f.dest_uri for f in files.documentation_pages()}
+        self.known.update(p.url for p in self.site.pages)
         return files
 
     def on_nav(self, nav, config, files):
         support.generated_pages(files, config, self.site)
+        self.mkdocs = (nav, files)
         return nav
 
     def on_page_markdown(self, markdown, page, config, files):
@@ -92,13 +100,23 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
 
     def on_page_context(self, context, page, config, nav):
         if self.site.page(page.file.dest_uri) is not None:
-            support.set_content(page, self.site.content(page.file.dest_uri))
+            url = page.file.dest_uri
+            support.set_content(page, self.site.content(url), self.site.sections.get(url))
         return context
 
     def on_env(self, env, config, files):
         env.globals.update(support.theme_globals(MARKER))
+        env.globals["il_sitemap"] = support.sitemap(files, self.site, self.known)
         env.bytecode_cache = self.bytecode
+        self.mkdocs += (env,)
         return env
+
+    def on_post_build(self, config):
+        nav, files, env = self.mkdocs
+        framer = frames.Framer(config, env, nav, files, self.site, self.known)
+        self.frames = frames.write(
+            framer, self.executor, self.frames, self.changed, self.changed_files
+        )
 
     def on_post_page(self, output, page, config):
         generated = self.site.page(page.file.dest_uri)

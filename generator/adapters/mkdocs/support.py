@@ -22,45 +22,11 @@ from ...load.project import ProjectPaths
 from ...pages import urls
 from ...pages.build import SiteOptions
 from ...render import strings
+from ...render.renderer import Sections
 from ...validate.diagnostics import Diagnostic
 
 log = logging.getLogger("mkdocs.plugins.incident_library")
 DEFAULT_SITE_URL = "http://127.0.0.1:8000/"
-
-
-class GeneratedFile(File):
-    """A page the core made; `touched` says whether the last rebuild changed it (serve --dirty)."""
-
-    touched = True
-
-    def is_modified(self) -> bool:
-        return self.touched
-
-
-class StaticFile(File):
-    """A file the core made that MkDocs must copy as it is, even a `.md` (a case in Markdown
-    for language models), which MkDocs would otherwise take for a page to render; such a file
-    is known to MkDocs under another source name, as its page's source has the same name.
-    `touched` says whether the last rebuild changed it: serve --dirty writes only those (at
-    1,000 cases a rebuild otherwise wrote all 5,300 search files again)."""
-
-    touched = True
-
-    def is_documentation_page(self) -> bool:
-        return False
-
-    def is_modified(self) -> bool:
-        return self.touched or not os.path.isfile(self.abs_dest_path)
-
-    @classmethod
-    def at(cls, config, path: str, content: bytes, touched: bool = True) -> File:
-        if not path.endswith(".md"):
-            file = cls.generated(config, path, content=content)
-        else:
-            file = cls.generated(config, path + ".static", content=content)
-            file.dest_uri = path
-        file.touched = touched
-        return file
 
 
 class GeneratedPage(MkDocsPage):
@@ -198,26 +164,17 @@ def _epoch(site: Site) -> int:
     return source_date_epoch(site.library)
 
 
-def add_files(
-    files: Files,
-    config,
-    site: Site,
-    changed: frozenset[str],
-    changed_files: frozenset[str] | None = None,
-) -> Files:
-    """The core's pages (outside the navigation unless listed in it: Material renders the
-    navigation into every page, so listing every case would grow the site with its square)
-    and the core's other files. `changed`, `changed_files`: the pages and files the last
-    rebuild changed (all of them by default)."""
+def add_files(files: Files, config, site: Site) -> Files:
+    """The core's pages that MkDocs renders itself (those of the navigation, outside which
+    Material draws the frame once per kind: frames.py, and the standalone root). Its other
+    pages and files are written by frames.write."""
+    from .frames import framed
+
     in_nav = {u for section in site.nav for u in section.urls}
     for page in site.pages:
-        level = InclusionLevel.INCLUDED if page.url in in_nav else InclusionLevel.NOT_IN_NAV
-        file = GeneratedFile.generated(config, page.source_path, content="", inclusion=level)
-        file.touched = page.url in changed
-        files.append(file)
-    for path, content in site.files.items():
-        touched = changed_files is None or path in changed_files
-        files.append(StaticFile.at(config, path, content, touched))
+        if not framed(page):
+            level = InclusionLevel.INCLUDED if page.url in in_nav else InclusionLevel.NOT_IN_NAV
+            files.append(File.generated(config, page.source_path, content="", inclusion=level))
     return files
 
 
@@ -225,6 +182,17 @@ def generated_pages(files: Files, config, site: Site) -> None:
     for file in files.documentation_pages():
         if file.page is None and site.page(urls_of(file)) is not None:
             GeneratedPage(None, file, config)  # sets file.page; MkDocs keeps it
+
+
+def sitemap(files: Files, site: Site, known: set[str]) -> list[dict]:
+    """Every page of the site with its language alternates, for overrides/sitemap.xml: the
+    hand-written ones, then the core's."""
+    written = [
+        {"url": f.page.url, "alternates": f.page.meta.get("alternates") or []}
+        for f in files.documentation_pages()
+        if f.page is not None and not f.page.is_link and site.page(f.dest_uri) is None
+    ]
+    return written + [{"url": p.url, "alternates": alternates(p.url, known)} for p in site.pages]
 
 
 def urls_of(file: File) -> str:
@@ -247,33 +215,24 @@ def page_meta(page, site: Site, known: set[str]) -> None:
     page.meta["alternates"] = alternates(page.file.dest_uri, known)
 
 
-# A page that lists its own sections says so with `<nav class="il-toc" data-il-contents="TITLE">`
-# (TITLE: the id of its <h1>) holding `<a href="#ID">HEADING</a>` per section: the case page.
-_CONTENTS = re.compile(
-    r'<nav class="il-toc"[^>]* data-il-contents="([^"]+)"[^>]*>(.*?)</nav>', re.S
-)
-_CONTENTS_ENTRY = re.compile(r'<a href="#([^"]+)">(.*?)</a>', re.S)
-
-
-def set_content(page, content: str) -> None:
-    """A generated page's content, and its sections as MkDocs' table of contents: Material then
-    shows them in its right sidebar (scroll-spy included) and its skip link goes to the title.
-
-    The list is read from the content's own contents list, so the sidebar names exactly what the
-    page shows; headings are already HTML there, as MkDocs' TOC titles are."""
+def set_content(page, content: str, sections: Sections | None) -> None:
+    """A generated page's content, and the sections it lists (the core's `Site.sections`) as
+    MkDocs' table of contents: Material then shows them in its right sidebar (scroll-spy
+    included) and its skip link goes to the title. The section headings are already HTML
+    there, as MkDocs' TOC titles are."""
     page.content = content
-    found = _CONTENTS.search(content) if "data-il-contents" in content else None
-    if found is None:
+    if sections is None:
         return
-    sections = [
-        {"level": 2, "id": anchor, "name": name, "children": []}
-        for anchor, name in _CONTENTS_ENTRY.findall(found.group(2))
-    ]
-    title = html.escape(str(page.meta.get("title", "")))
-    # One level-1 entry (the title) holding the sections: Material lists its children and
-    # points "skip to content" at it, not past the case's facts and summary.
-    page.toc = get_toc([{"level": 1, "id": found.group(1), "name": title, "children": sections}])
+    page.toc = material_toc(html.escape(str(page.meta.get("title", ""))), sections)
     page.meta["hide"] = [h for h in page.meta.get("hide", ()) if h != "toc"]
+
+
+def material_toc(title: str, sections: Sections):
+    """One level-1 entry (the title, as HTML) holding the sections: Material lists its children
+    and points "skip to content" at it, not past the case's facts and summary."""
+    anchor, entries = sections
+    children = [{"level": 2, "id": entry, "name": name, "children": []} for entry, name in entries]
+    return get_toc([{"level": 1, "id": anchor, "name": title, "children": children}])
 
 
 def alternates(dest_uri: str, known: set[str]) -> list[dict[str, str]]:
