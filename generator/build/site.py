@@ -18,7 +18,6 @@ from types import MappingProxyType
 
 from ..languages import AUTONYMS, LANGS
 from ..load.project import ProjectPaths
-from ..model.incident import Incident
 from ..model.library import Library, build_library
 from ..outputs.assets import SCRIPTS, STYLESHEETS, asset_files
 from ..outputs.exports import api_files, atom_feed
@@ -26,7 +25,7 @@ from ..outputs.graph import Layout, graph_payload, layout_terms
 from ..outputs.markdown import markdown_files
 from ..outputs.search_data import as_keyed_script, as_script, search_files
 from ..pages.build import SiteOptions, build_pages
-from ..pages.kinds import Page
+from ..pages.kinds import CasePage, Page
 from ..render.renderer import Renderer, Sections, page_sections
 from ..search.corpus import SearchCorpus, build_corpora
 from ..validate.diagnostics import Diagnostic
@@ -121,7 +120,7 @@ def build(
     )
     pages = build_pages(library, options)
     _check_unique_urls(pages)
-    contents, sections = _render(library, options, pages, executor, previous)
+    contents, sections, cards = _render(library, options, pages, executor, previous)
     layout = layout_terms(library, previous.layout if previous is not None else None)
     # A preview (no outputs) keeps how each case writes its words, for its next rebuild.
     corpora = build_corpora(
@@ -129,7 +128,7 @@ def build(
         (previous.library, previous.corpora) if previous is not None else None,
         keep_forms=not outputs,
     )
-    files = _files(library, options, layout, corpora, outputs, executor, previous)
+    files = _files(library, options, layout, corpora, cards, outputs)
     nav = tuple(
         NavSection(lang, AUTONYMS[lang], tuple(p.url for p in pages if p.in_nav and p.lang == lang))
         for lang in LANGS
@@ -176,61 +175,48 @@ def _render(
     pages: tuple[Page, ...],
     executor: Executor,
     previous: Site | None,
-) -> tuple[dict[str, bytes], dict[str, Sections]]:
+) -> tuple[dict[str, bytes], dict[str, Sections], dict[str, bytes]]:
     """Every page's content, compressed (at 20,000 case pages the HTML would take gigabytes),
-    and the sections of the pages that list theirs. Pages equal to the previous site's are not
-    rendered again."""
-    reused: dict[str, tuple[bytes, Sections | None]] = {}
+    the sections of the pages that list theirs, and each case's card for the live results
+    (`<lang>/search/cards/<id>.js`: its labelled sections, shown when only a few cases remain),
+    made in the same job as its case page, whose Markdown it shares. Pages equal to the
+    previous site's (and so their cards) are not rendered again."""
+    reused: dict[str, tuple[bytes, Sections | None, bytes | None]] = {}
     todo: list[Page] = []
     for page in pages:
         old = previous.page(page.url) if previous is not None else None
         if old is not None and old == page and page.url in previous.contents:
-            reused[page.url] = previous.contents[page.url], previous.sections.get(page.url)
+            card = previous.files.get(_card_path(page)) if isinstance(page, CasePage) else None
+            reused[page.url] = previous.contents[page.url], previous.sections.get(page.url), card
         else:
             todo.append(page)
     renderer = Renderer(library, options)
 
-    def render(n: int) -> tuple[bytes, Sections | None]:
-        html = renderer.render(todo[n])
-        return zlib.compress(html.encode("utf-8"), 1), page_sections(html)
+    def render(n: int) -> tuple[bytes, Sections | None, bytes | None]:
+        page = todo[n]
+        html = renderer.render(page)
+        card = None
+        if isinstance(page, CasePage):
+            sections = renderer.card_sections(page.incident, page.lang)
+            card = as_keyed_script("cards", page.incident.id, sections).encode("utf-8")
+        return zlib.compress(html.encode("utf-8"), 1), page_sections(html), card
 
     rendered = dict(zip((p.url for p in todo), executor.map(render, len(todo)), strict=True))
     contents: dict[str, bytes] = {}
     sections: dict[str, Sections] = {}
+    cards: dict[str, bytes] = {}
     for page in pages:
-        content, listed = rendered.get(page.url) or reused[page.url]
+        content, listed, card = rendered.get(page.url) or reused[page.url]
         contents[page.url] = content
         if listed is not None:
             sections[page.url] = listed
-    return contents, sections
+        if card is not None:
+            cards[_card_path(page)] = card
+    return contents, sections, cards
 
 
-def _cards(
-    library: Library, options: SiteOptions, executor: Executor, previous: Site | None
-) -> dict[str, bytes]:
-    """`<lang>/search/cards/<id>.js`: the labelled sections the live results show when only a
-    few cases remain. Rendered like the pages, on the executor's workers (Markdown for every
-    case in both languages); a preview keeps those of the incidents it did not change."""
-    same_terms = previous is not None and previous.library.taxonomy == library.taxonomy
-    old = {i.id: i for i in previous.library.incidents} if same_terms else {}
-    files: dict[str, bytes] = {}
-    todo: list[tuple[str, Incident, str]] = []
-    for lang in LANGS:
-        for incident in library.incidents:
-            path = f"{lang}/search/cards/{incident.id}.js"
-            if old.get(incident.id) == incident and path in previous.files:
-                files[path] = previous.files[path]
-            else:
-                todo.append((path, incident, lang))
-    renderer = Renderer(library, options)
-
-    def card(n: int) -> bytes:
-        _, incident, lang = todo[n]
-        sections = renderer.card_sections(incident, lang)
-        return as_keyed_script("cards", incident.id, sections).encode("utf-8")
-
-    files.update(zip((t[0] for t in todo), executor.map(card, len(todo)), strict=True))
-    return files
+def _card_path(page: CasePage) -> str:
+    return f"{page.lang}/search/cards/{page.incident.id}.js"
 
 
 def _files(
@@ -238,9 +224,8 @@ def _files(
     options: SiteOptions,
     layout: Layout,
     corpora: dict[str, SearchCorpus],
+    cards: dict[str, bytes],
     outputs: bool,
-    executor: Executor = serial,
-    previous: Site | None = None,
 ) -> dict:
     files: dict[str, bytes] = dict(asset_files(library.taxonomy))
     for path, script in search_files(library, corpora):
@@ -248,7 +233,7 @@ def _files(
     for lang in LANGS:
         graph = as_script("graph", graph_payload(library, lang, layout))
         files[f"{lang}/search/graph.js"] = graph.encode("utf-8")
-    files.update(_cards(library, options, executor, previous))
+    files.update(cards)
     if outputs:
         for path, text in api_files(library).items():
             files[path] = text.encode("utf-8")

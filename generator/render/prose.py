@@ -99,6 +99,8 @@ MAX_BRACKETS = 200
 _BRACKET = "\ue000"  # a private-use character Markdown treats as text, put back afterwards
 
 
+# A case's sections are converted for its page and again for its card, in the same job.
+@lru_cache(maxsize=64)
 def to_html(text: str) -> str:
     """Render a section's Markdown (its `###` sub-headings sit below the section's `<h2>`).
 

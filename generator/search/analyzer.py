@@ -9,11 +9,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from importlib import resources
+from sys import intern
 from typing import Any
 
 import yaml
 
 HANGUL = re.compile("[가-힣]")
+_LEFT_OUT = ("", ())  # what `Analyzer._index_words` gives a word that is not indexed
 
 
 @lru_cache(maxsize=1)
@@ -59,12 +61,14 @@ class Analyzer:
     def raw_words(self, text: str) -> list[str]:
         """The words of `text` as written (normalised, lower case), stopwords and bare Korean
         endings left out."""
-        text = self.thousands.sub("", unicodedata.normalize("NFKC", text).lower())
         return [
             raw
-            for raw in self.word.findall(text)
+            for raw in self.word.findall(self._normal(text))
             if raw not in self.stopwords and not (HANGUL.match(raw) and raw in self.ending_set)
         ]
+
+    def _normal(self, text: str) -> str:
+        return self.thousands.sub("", unicodedata.normalize("NFKC", text).lower())
 
     def stem(self, raw: str) -> str:
         stem = self._stems.get(raw)
@@ -95,18 +99,43 @@ class Analyzer:
     def document_words(self, text: str) -> list[str]:
         """The words a document is indexed by: each word's stem, a Korean word also as written,
         and the tails of long Korean words."""
-        out = []
-        for raw in self.raw_words(text):
-            word = self.stem(raw)
-            if self.long_enough(word):
-                out.append(word)
-            if HANGUL.match(raw):
-                if word != raw and self.long_enough(raw):
-                    out.append(raw)
-                if len(raw) >= self.suffix_from:
-                    tails = (raw[i:] for i in range(1, len(raw) - self.suffix_min + 1))
-                    out.extend(t for t in tails if t not in self.ending_set)
-        return out
+        return self.document(text)[0]
+
+    def document(self, text: str) -> tuple[list[str], dict[tuple[str, str], int]]:
+        """`document_words(text)` and `written_forms(text)` from one reading of the text. The
+        words are interned: one string however many documents have them."""
+        out: list[str] = []
+        forms: dict[tuple[str, str], int] = {}
+        known = self._indexed
+        for raw in self.word.findall(self._normal(text)):
+            found = known.get(raw)
+            if found is None:
+                found = self._index_words(raw)
+                if len(known) < 500_000:
+                    known[raw] = found
+            if found is _LEFT_OUT:
+                continue
+            word, words = found
+            out.extend(words)
+            if word != raw:
+                forms[word, raw] = forms.get((word, raw), 0) + 1
+        return out, forms
+
+    def _index_words(self, raw: str) -> tuple[str, tuple[str, ...]]:
+        """A word as written -> its stem and the words a document is indexed by for it
+        (`_LEFT_OUT` for the words `raw_words` leaves out)."""
+        hangul = HANGUL.match(raw)
+        if raw in self.stopwords or (hangul and raw in self.ending_set):
+            return _LEFT_OUT
+        word = self.stem(raw)
+        out = [word] if self.long_enough(word) else []
+        if hangul:
+            if word != raw and self.long_enough(raw):
+                out.append(raw)
+            if len(raw) >= self.suffix_from:
+                tails = (raw[i:] for i in range(1, len(raw) - self.suffix_min + 1))
+                out.extend(t for t in tails if t not in self.ending_set)
+        return intern(word), tuple(intern(w) for w in out)
 
     def shown_forms(self, texts: Iterable[str]) -> dict[str, str]:
         """Each stem -> the form of it written most often in `texts` (then the first in
@@ -116,12 +145,7 @@ class Analyzer:
     def written_forms(self, text: str) -> dict[tuple[str, str], int]:
         """(stem, form as written) -> how often `text` writes it, where the two differ: one
         text's share of `shown_forms`."""
-        found: dict[tuple[str, str], int] = {}
-        for raw in self.raw_words(text):
-            word = self.stem(raw)
-            if word != raw:
-                found[word, raw] = found.get((word, raw), 0) + 1
-        return found
+        return self.document(text)[1]
 
     @cached_property
     def ending_set(self) -> frozenset[str]:
@@ -134,6 +158,10 @@ class Analyzer:
     @cached_property
     def _stems(self) -> dict[str, str]:
         return {}  # raw word -> stem, a memo: a library's text repeats the same words a lot
+
+    @cached_property
+    def _indexed(self) -> dict[str, tuple[str, tuple[str, ...]]]:
+        return {}  # raw word -> its stem and the words it is indexed by (_index_words), likewise
 
     def korean_stem(self, word: str) -> str:
         """The word without the longest ending that leaves at least `min_stem` syllables (the

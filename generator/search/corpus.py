@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from sys import intern
 from types import MappingProxyType
 
 from ..languages import LANGS
@@ -122,9 +121,9 @@ def build_index(
         # Kept only with its document (`old`): a new or edited case is analysed from its text.
         case_forms = forms.get(incident.id) if old is not None else None
         if case_forms is None:
-            lead_words, body_words = lead_text(library, incident), body_text(incident)
-            case_forms = analyzer.written_forms(lead_words)
-            for key, times in analyzer.written_forms(body_words).items():
+            lead, case_forms = analyzer.document(lead_text(library, incident))
+            body, body_forms = analyzer.document(body_text(incident))
+            for key, times in body_forms.items():
                 case_forms[key] = case_forms.get(key, 0) + times
         for key, times in case_forms.items():
             totals[key] = totals.get(key, 0) + times
@@ -133,12 +132,8 @@ def build_index(
         if old is not None:
             documents.append(replace(old, order=order, terms=terms))
             continue
-        # Interned: a word is one string however many cases have it (at 10,000 cases, 7.5
-        # million words in all, otherwise most of the corpus's memory).
-        lead = [intern(word) for word in analyzer.document_words(lead_words)]
-        body = [intern(word) for word in analyzer.document_words(body_words)]
         titles = " ".join(text.title for text in incident.texts)
-        title = [intern(word) for word in analyzer.document_words(titles)]
+        title = analyzer.document_words(titles)
         documents.append(
             Document(
                 id=incident.id,

@@ -167,16 +167,16 @@ def test_a_preview_works_out_how_only_the_edited_case_writes_its_words(tmp_path,
     before = build(paths, today=TODAY, outputs=False)
     edit_globex(project, "stopped.", "stopped, quorums lost twice.")
     read: list[str] = []
-    written_forms = Analyzer.written_forms
+    document = Analyzer.document
 
     def counting(self, text):
         read.append(text)
-        return written_forms(self, text)
+        return document(self, text)
 
-    monkeypatch.setattr(Analyzer, "written_forms", counting)
+    monkeypatch.setattr(Analyzer, "document", counting)
     after = build(paths, today=TODAY, previous=before, outputs=False)
-    assert len(read) == 2 and "quorums lost twice" in read[1]  # the lead, then the body
-    monkeypatch.setattr(Analyzer, "written_forms", written_forms)
+    assert len(read) == 3 and "quorums lost twice" in read[1]  # the lead, the body, the titles
+    monkeypatch.setattr(Analyzer, "document", document)
     fresh = build(paths, today=TODAY)
     corpus = after.corpora["en"].corpus
     assert corpus.shown == fresh.corpora["en"].corpus.shown

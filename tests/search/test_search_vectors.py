@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from search_vectors import corpus, vectors
 
-from generator.search.analyzer import default_analyzer
+from generator.search.analyzer import HANGUL, Analyzer, default_analyzer
 from generator.search.engine import passage, query_groups, search
 
 DATA = vectors()
@@ -41,3 +43,70 @@ def test_passages(case):
     assert found is not None
     assert found.text == case["text"]
     assert [list(m) for m in found.marks] == case["marks"]
+
+
+# The words a document is indexed by, and how it writes them, by their plain definitions: the
+# analyser reads a text once and remembers each word's share (Analyzer.document).
+def plain_document_words(analyzer, text: str) -> list[str]:
+    out = []
+    for raw in analyzer.raw_words(text):
+        word = analyzer.stem(raw)
+        if analyzer.long_enough(word):
+            out.append(word)
+        if HANGUL.match(raw):
+            if word != raw and analyzer.long_enough(raw):
+                out.append(raw)
+            if len(raw) >= analyzer.suffix_from:
+                for i in range(1, len(raw) - analyzer.suffix_min + 1):
+                    if raw[i:] not in analyzer.ending_set:
+                        out.append(raw[i:])
+    return out
+
+
+def plain_written_forms(analyzer, text: str) -> dict[tuple[str, str], int]:
+    found: dict[tuple[str, str], int] = {}
+    for raw in analyzer.raw_words(text):
+        word = analyzer.stem(raw)
+        if word != raw:
+            found[word, raw] = found.get((word, raw), 0) + 1
+    return found
+
+
+WORDS = st.sampled_from(
+    [
+        "클러스터에서",
+        "클러스터가",
+        "노드",
+        "노드의",
+        "에서",
+        "는",
+        "인피니밴드",
+        "배선이",
+        "쿠버네티스클러스터에서",
+        "the",
+        "nodes",
+        "failing",
+        "failed",
+        "CoreDNS",
+        "etcd",
+        "v1.28",
+        "4,096",
+        "GPUs",
+        "NCCL_TIMEOUT",
+        "런타임",
+        "타임아웃이",
+        "a",
+        "및",
+    ]
+)
+TEXTS = st.lists(st.one_of(WORDS, st.text(max_size=12)), max_size=30).map(" ".join)
+
+
+@given(TEXTS)
+@settings(max_examples=300, deadline=None)
+def test_one_reading_gives_the_words_and_forms_of_their_definitions(text):
+    analyzer = Analyzer.from_rules()
+    for _ in range(2):  # the second time from what the analyser remembers
+        words, forms = analyzer.document(text)
+        assert words == plain_document_words(analyzer, text)
+        assert forms == plain_written_forms(analyzer, text) == analyzer.written_forms(text)
