@@ -70,6 +70,7 @@ CORE_STAGES = {
     "atom_feed": "exports + feeds",
     "_render": "render",
     "with_policy": "CSP (post-page)",
+    "write": "frames + writing files",
 }
 STAGE_ORDER = (
     "load + validate",
@@ -81,6 +82,7 @@ STAGE_ORDER = (
     "Markdown (.md, llms.txt)",
     "render",
     "CSP (post-page)",
+    "frames + writing files",
     "other plugin work",
 )
 
@@ -151,6 +153,7 @@ def child_build(project: Path, result: Path) -> None:
     """
     from mkdocs.__main__ import cli
 
+    import generator.adapters.mkdocs.frames as frames
     import generator.adapters.mkdocs.plugin as plugin
     import generator.build.site as site
 
@@ -170,7 +173,7 @@ def child_build(project: Path, result: Path) -> None:
         return wrapper
 
     for name in CORE_STAGES:
-        for module in (site, plugin):
+        for module in (site, plugin, frames):
             if callable(getattr(module, name, None)):
                 setattr(module, name, timed(name, getattr(module, name)))
     cls = plugin.IncidentLibraryPlugin
