@@ -33,6 +33,7 @@ from ..model.incident import Incident
 from ..model.library import Library
 from ..pages import urls
 from ..pages.build import FULL_CARDS
+from ..pages.kinds import PAGES_AROUND
 from ..render.renderer import ROOT_MARK
 from ..render.strings import date_text, strings_for
 from ..search.analyzer import browser_rules
@@ -127,6 +128,8 @@ def terms_payload(library: Library, lang: str, stamp: str = "") -> dict:
         "total": len(library.incidents),
         "graph": list(library.taxonomy.graph),
         "full_cards": FULL_CARDS,
+        "page_size": urls.PAGE_SIZE,
+        "pages_around": PAGES_AROUND,
         "root_mark": ROOT_MARK,
         "facets": facets,
         # Asked for with every other search file (`?v=`), so none comes from an older build.

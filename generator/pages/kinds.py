@@ -18,6 +18,27 @@ from ..model.library import Related
 from ..model.taxonomy import Facet, Term
 from . import urls
 
+# A list's pages are linked by number: the first, the last, and this many on each side of the
+# current one; the pages between are a gap ("…"). The browser's pages follow the same rule
+# (`pageItems` in search-core.js, given this number in terms.js; a test compares the two).
+PAGES_AROUND = 2
+
+
+def page_items(number: int, count: int, around: int = PAGES_AROUND) -> tuple[int | None, ...]:
+    """The page numbers a list of `count` pages links from page `number`, None for each gap;
+    a gap of a single page shows that page instead."""
+    shown = sorted({1, count, *range(max(1, number - around), min(count, number + around) + 1)})
+    items: list[int | None] = []
+    last = 0
+    for n in shown:
+        if n - last == 2:
+            items.append(last + 1)
+        elif n - last > 2:
+            items.append(None)
+        items.append(n)
+        last = n
+    return tuple(items)
+
 
 @dataclass(frozen=True)
 class Pagination:
@@ -27,6 +48,11 @@ class Pagination:
     start: int  # 1-based index of the first item on this page
     end: int
     urls: tuple[str, ...]
+
+    @property
+    def items(self) -> tuple[int | None, ...]:
+        """The pages linked from this one (`page_items`)."""
+        return page_items(self.number, self.count)
 
     @property
     def previous_url(self) -> str | None:

@@ -69,6 +69,12 @@ test("lists of positions decode as the build encoded them", () => {
   assert.throws(() => core.decodePositions("0!"), /not a list of positions/);
 });
 
+test("a list links the pages the build's pages link", () => {
+  for (const [page, pages, items] of data.pages.items) {
+    assert.deepEqual(core.pageItems(page, pages, data.pages.around), items, `${page} of ${pages}`);
+  }
+});
+
 test("index.js gives every case its terms, in library order", () => {
   const payload = {
     count: 3,

@@ -25,7 +25,16 @@ from generator.pages.build import (
     facet_summary,
     strongest_pairs,
 )
-from generator.pages.kinds import CasePage, FacetPage, HomePage, MatrixPage, RootPage, TermPage
+from generator.pages.kinds import (
+    PAGES_AROUND,
+    CasePage,
+    FacetPage,
+    HomePage,
+    MatrixPage,
+    RootPage,
+    TermPage,
+    page_items,
+)
 
 TAX = build_taxonomy(parse_yaml(TAXONOMY, "taxonomy.yml"), "taxonomy.yml")[0]
 
@@ -233,6 +242,32 @@ class TestPagination:
         assert [i.id for i in pages["en/index.html"].incidents] == ["c", "b"]
         assert [i.id for i in pages["en/page/2.html"].incidents] == ["a"]
         assert pages["en/page/2.html"].pagination.start == 3
+
+
+class TestPageLinks:
+    """A long list links its first and last pages and two on each side of the current one: a
+    library of 500 pages does not put 500 links on every page."""
+
+    @pytest.mark.parametrize(
+        ("number", "count", "items"),
+        [
+            (1, 1, (1,)),
+            (1, 7, (1, 2, 3, None, 7)),
+            (4, 7, (1, 2, 3, 4, 5, 6, 7)),
+            (5, 7, (1, 2, 3, 4, 5, 6, 7)),  # a gap of one page shows it: 1 2 3 4 5 6 7
+            (250, 500, (1, None, 248, 249, 250, 251, 252, None, 500)),
+            (500, 500, (1, None, 498, 499, 500)),
+        ],
+    )
+    def test_first_last_and_two_around(self, number, count, items):
+        assert page_items(number, count) == items
+
+    def test_every_page_is_reachable_and_listed_once(self):
+        for count in range(1, 40):
+            for number in range(1, count + 1):
+                shown = [n for n in page_items(number, count) if n is not None]
+                assert shown == sorted(set(shown)) and {1, number, count} <= set(shown)
+                assert len(page_items(number, count)) <= 2 * PAGES_AROUND + 5
 
 
 class TestFacetPages:

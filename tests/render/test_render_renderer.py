@@ -438,6 +438,27 @@ class TestListPages:
         assert second.css_first('.il-pagination [aria-current="page"]').text() == "2"
         assert texts(second, "[data-il-range]") == ["21–23 of 23"]
 
+    def test_a_long_list_links_its_ends_and_the_pages_around(self):
+        library = build_library(
+            TAX, [make(f"case-{n:02d}", f"2023-01-{n + 1:02d}") for n in range(23)]
+        )
+        options = dataclasses.replace(OPTIONS, page_size=2)  # 12 pages
+        pages = {p.url: p for p in build_pages(library, options)}
+        sixth = HTMLParser(Renderer(library, options).render(pages["en/page/6.html"]))
+        numbers = [li.text() for li in sixth.css(".il-pagination li")]
+        assert numbers == ["Previous", "1", "…", "4", "5", "6", "7", "8", "…", "12", "Next"]
+        assert hrefs(sixth, ".il-pagination a")[1:-1] == [
+            "../index.html",
+            "4.html",
+            "5.html",
+            "6.html",
+            "7.html",
+            "8.html",
+            "12.html",
+        ]
+        gap = sixth.css_first(".il-pagination__gap")
+        assert gap.attributes["aria-hidden"] == "true"
+
     def test_matrix_page(self):
         tree = parse("en/matrix/cause-x-component.html")
         assert texts(tree, "thead th") == ["GPU driver", "etcd", "InfiniBand fabric"]

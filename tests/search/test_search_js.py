@@ -12,6 +12,7 @@ from conftest import REPO, SEARCH_QUERIES
 from search_vectors import corpus, vectors
 
 from generator.outputs.search_data import encode_positions
+from generator.pages.kinds import PAGES_AROUND, page_items
 from generator.search.analyzer import browser_rules
 from generator.search.corpus import build_corpus
 from generator.search.engine import search
@@ -61,6 +62,15 @@ def test_the_browser_engine_passes_the_vectors_and_agrees_with_python(tmp_path, 
         "library": answers,
         # Lists of positions as the build encodes them for the browser (outputs/search_data.py)
         "positions": [[encode_positions(p), p] for p in POSITIONS],
+        # The pages a list links (generator/pages/kinds.py), for the browser's pageItems
+        "pages": {
+            "around": PAGES_AROUND,
+            "items": [
+                [n, count, list(page_items(n, count))]
+                for count in range(1, 30)
+                for n in range(1, count + 1)
+            ],
+        },
     }
     path = tmp_path / "vectors.json"
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")

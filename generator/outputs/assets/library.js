@@ -15,7 +15,7 @@
   var LANG = TERMS.lang;
   var SITE = root.getAttribute("data-il-site-root") || "";
   var LANG_ROOT = SITE + LANG + "/";
-  var PAGE_SIZE = 20;
+  var PAGE_SIZE = TERMS.page_size;
   var FULL_CARDS = TERMS.full_cards || 0;
   var SCOPE = parseScope(root.getAttribute("data-il-scope"));
   var FACETS = TERMS.facets.map(function (f) { return f.id; });
@@ -670,7 +670,10 @@
       return el("li", {}, [el("a", attrs)]);
     }
     if (state.page > 1) list.appendChild(pageLink(state.page - 1, S.previous, "prev"));
-    for (var n = 1; n <= pages; n++) list.appendChild(pageLink(n, String(n)));
+    window.IncidentSearch.pageItems(state.page, pages, TERMS.pages_around).forEach(function (n) {
+      if (n !== null) list.appendChild(pageLink(n, String(n)));
+      else list.appendChild(el("li", {}, [el("span", { class: "il-pagination__gap", "aria-hidden": "true", text: "…" })]));
+    });
     if (state.page < pages) list.appendChild(pageLink(state.page + 1, S.next, "next"));
     nav.appendChild(list);
     nav.onclick = function (event) {

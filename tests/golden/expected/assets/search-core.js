@@ -609,6 +609,25 @@
     return docs;
   }
 
+  // The page numbers a list of `pages` pages links from page `page`: the first, the last and
+  // `around` on each side of this one, null for each gap (a gap of one page shows that page).
+  // The same rule as page_items in generator/pages/kinds.py (a test compares the two).
+  function pageItems(page, pages, around) {
+    var shown = [1, pages];
+    for (var n = Math.max(1, page - around); n <= Math.min(pages, page + around); n++) shown.push(n);
+    shown.sort(function (a, b) { return a - b; });
+    var items = [];
+    var last = 0;
+    shown.forEach(function (n) {
+      if (n === last) return;
+      if (n - last === 2) items.push(last + 1);
+      else if (n - last > 2) items.push(null);
+      items.push(n);
+      last = n;
+    });
+    return items;
+  }
+
   // The documents given their ids (ids.js: every case's id by position).
   function withIds(docs, ids) {
     docs.forEach(function (doc, at) { doc.id = ids[at]; });
@@ -619,6 +638,7 @@
     documents: documents,
     withIds: withIds,
     decodePositions: decodePositions,
+    pageItems: pageItems,
     Analyzer: Analyzer,
     Engine: Engine,
     Vocabulary: Vocabulary,
