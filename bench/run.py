@@ -68,7 +68,8 @@ CORE_STAGES = {
     "markdown_files": "Markdown (.md, llms.txt)",
     "api_files": "exports + feeds",
     "atom_feed": "exports + feeds",
-    "_render": "render",
+    "_start_render": "render (left after the above)",
+    "_rendered": "render (left after the above)",
     "with_policy": "CSP (post-page)",
     "write": "frames + writing files",
 }
@@ -80,7 +81,7 @@ STAGE_ORDER = (
     "search corpus + index",
     "exports + feeds",
     "Markdown (.md, llms.txt)",
-    "render",
+    "render (left after the above)",
     "CSP (post-page)",
     "frames + writing files",
     "other plugin work",

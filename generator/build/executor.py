@@ -4,9 +4,11 @@ Every stage is a plain function; where its work splits into independent jobs (ch
 ranking related cases, rendering pages) it hands them to `executor.map`. The serial executor runs
 them in this process. The forked one runs them on two worker processes that inherit everything
 the jobs read (the library, the pages) when they are forked, so nothing is pickled but job
-numbers on the way in and results on the way out; this process only collects (working beside its
-workers, it was slowed by unpickling their results). The job is held for the workers only for the
-duration of one `map` call: no state survives it.
+numbers on the way in and results on the way out. With `map` this process only collects (working
+on the same jobs beside its workers, it was slowed by unpickling their results); with `start` it
+goes on with other work of its own (the build makes the search corpus while the workers render)
+and collects when it asks for the result. The job is held for the workers only until then: no
+state survives it.
 """
 
 from __future__ import annotations
@@ -22,6 +24,16 @@ from typing import Any, Protocol
 MIN_JOBS = 200
 
 
+class Pending(Protocol):
+    def result(self) -> list[Any]:
+        """The jobs' results in order, once they are done."""
+        ...
+
+    def cancel(self) -> None:
+        """Stop the jobs still running (the caller failed and wants no result)."""
+        ...
+
+
 class Executor(Protocol):
     name: str
     forked: int  # how many jobs ran on other processes so far
@@ -30,6 +42,23 @@ class Executor(Protocol):
         """`[job(i) for i in range(count)]`, in order."""
         ...
 
+    def start(self, job: Callable[[int], Any], count: int) -> Pending:
+        """`map`, which this process may leave to the workers while it does other work."""
+        ...
+
+
+class Done:
+    """Results already there."""
+
+    def __init__(self, results: list[Any]) -> None:
+        self.results = results
+
+    def result(self) -> list[Any]:
+        return self.results
+
+    def cancel(self) -> None:
+        pass
+
 
 class SerialExecutor:
     name = "serial"
@@ -37,6 +66,9 @@ class SerialExecutor:
 
     def map(self, job: Callable[[int], Any], count: int) -> list[Any]:
         return [job(i) for i in range(count)]
+
+    def start(self, job: Callable[[int], Any], count: int) -> Pending:
+        return Done(self.map(job, count))
 
 
 serial = SerialExecutor()
@@ -67,16 +99,37 @@ class ForkExecutor:
         self.forked = 0  # jobs that ran on the workers, for the build's log
 
     def map(self, job: Callable[[int], Any], count: int) -> list[Any]:
+        return self.start(job, count).result()
+
+    def start(self, job: Callable[[int], Any], count: int) -> Pending:
         # A thread holding a lock when the process forks would leave the child stuck (a preview
-        # server has such threads), so with other threads running the jobs stay here.
+        # server has such threads; so has a pool already under way), so with other threads
+        # running the jobs stay here.
         if count < self.minimum or threading.active_count() > 1:
-            return serial.map(job, count)
+            return Done(serial.map(job, count))
         _current.append(job)
         self.forked += count
+        pool = multiprocessing.get_context("fork").Pool(self.workers)
+        return _Forked(pool, pool.map_async(_run, range(count), chunksize=max(1, count // 16)))
+
+
+class _Forked:
+    """Jobs under way on forked workers; their job is held for the workers until they end."""
+
+    def __init__(self, pool, results) -> None:
+        self.pool, self.results = pool, results
+
+    def result(self) -> list[Any]:
         try:
-            with multiprocessing.get_context("fork").Pool(self.workers) as pool:
-                return pool.map(_run, range(count), chunksize=max(1, count // 16))
+            return self.results.get()
         finally:
+            self.cancel()
+
+    def cancel(self) -> None:
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()
+            self.pool = None
             _current.pop()
 
 

@@ -31,7 +31,7 @@ from ..search.corpus import SearchCorpus, build_corpora
 from ..validate.diagnostics import Diagnostic
 from .check import check_project
 from .check_cache import CheckCache
-from .executor import Executor, serial
+from .executor import Executor, Pending, serial
 
 
 class BuildError(Exception):
@@ -120,15 +120,23 @@ def build(
     )
     pages = build_pages(library, options)
     _check_unique_urls(pages)
-    contents, sections, cards = _render(library, options, pages, executor, previous)
-    layout = layout_terms(library, previous.layout if previous is not None else None)
-    # A preview (no outputs) keeps how each case writes its words, for its next rebuild.
-    corpora = build_corpora(
-        library,
-        (previous.library, previous.corpora) if previous is not None else None,
-        keep_forms=not outputs,
-    )
-    files = _files(library, options, layout, corpora, cards, outputs)
+    # The workers render while this process makes the graph's layout, the search corpus and
+    # the other files, which need no page (at 10,000 cases it would otherwise wait for them).
+    rendering = _start_render(library, options, pages, executor, previous)
+    try:
+        layout = layout_terms(library, previous.layout if previous is not None else None)
+        # A preview (no outputs) keeps how each case writes its words, for its next rebuild.
+        corpora = build_corpora(
+            library,
+            (previous.library, previous.corpora) if previous is not None else None,
+            keep_forms=not outputs,
+        )
+        files = _files(library, options, layout, corpora, outputs)
+    except BaseException:
+        rendering.cancel()
+        raise
+    contents, sections, cards = _rendered(pages, rendering)
+    files = dict(sorted({**files, **cards}.items()))
     nav = tuple(
         NavSection(lang, AUTONYMS[lang], tuple(p.url for p in pages if p.in_nav and p.lang == lang))
         for lang in LANGS
@@ -169,19 +177,37 @@ def _check_unique_urls(pages: tuple[Page, ...]) -> None:
             )
 
 
-def _render(
+Rendered = tuple[bytes, "Sections | None", "bytes | None"]  # content, sections, card
+
+
+@dataclass(frozen=True)
+class _Rendering:
+    """Pages being rendered: those equal to the previous site's keep what it had."""
+
+    pending: Pending
+    todo: tuple[str, ...]  # the URLs of the pages being rendered, in the jobs' order
+    reused: Mapping[str, Rendered]
+
+    def result(self) -> dict[str, Rendered]:
+        return {**self.reused, **dict(zip(self.todo, self.pending.result(), strict=True))}
+
+    def cancel(self) -> None:
+        self.pending.cancel()
+
+
+def _start_render(
     library: Library,
     options: SiteOptions,
     pages: tuple[Page, ...],
     executor: Executor,
     previous: Site | None,
-) -> tuple[dict[str, bytes], dict[str, Sections], dict[str, bytes]]:
-    """Every page's content, compressed (at 20,000 case pages the HTML would take gigabytes),
-    the sections of the pages that list theirs, and each case's card for the live results
-    (`<lang>/search/cards/<id>.js`: its labelled sections, shown when only a few cases remain),
-    made in the same job as its case page, whose Markdown it shares. Pages equal to the
-    previous site's (and so their cards) are not rendered again."""
-    reused: dict[str, tuple[bytes, Sections | None, bytes | None]] = {}
+) -> _Rendering:
+    """Start rendering every page's content, compressed (at 20,000 case pages the HTML would
+    take gigabytes), the sections of the pages that list theirs, and each case's card for the
+    live results (`<lang>/search/cards/<id>.js`: its labelled sections, shown when only a few
+    cases remain), made in the same job as its case page, whose Markdown it shares. Pages equal
+    to the previous site's (and so their cards) are not rendered again."""
+    reused: dict[str, Rendered] = {}
     todo: list[Page] = []
     for page in pages:
         old = previous.page(page.url) if previous is not None else None
@@ -192,7 +218,7 @@ def _render(
             todo.append(page)
     renderer = Renderer(library, options)
 
-    def render(n: int) -> tuple[bytes, Sections | None, bytes | None]:
+    def render(n: int) -> Rendered:
         page = todo[n]
         html = renderer.render(page)
         card = None
@@ -201,12 +227,21 @@ def _render(
             card = as_keyed_script("cards", page.incident.id, sections).encode("utf-8")
         return zlib.compress(html.encode("utf-8"), 1), page_sections(html), card
 
-    rendered = dict(zip((p.url for p in todo), executor.map(render, len(todo)), strict=True))
+    pending = executor.start(render, len(todo))
+    return _Rendering(pending, tuple(p.url for p in todo), reused)
+
+
+def _rendered(
+    pages: tuple[Page, ...], rendering: _Rendering
+) -> tuple[dict[str, bytes], dict[str, Sections], dict[str, bytes]]:
+    """The pages' contents, the sections of those that list them, and the cases' cards, once
+    rendered."""
+    rendered = rendering.result()
     contents: dict[str, bytes] = {}
     sections: dict[str, Sections] = {}
     cards: dict[str, bytes] = {}
     for page in pages:
-        content, listed, card = rendered.get(page.url) or reused[page.url]
+        content, listed, card = rendered[page.url]
         contents[page.url] = content
         if listed is not None:
             sections[page.url] = listed
@@ -224,7 +259,6 @@ def _files(
     options: SiteOptions,
     layout: Layout,
     corpora: dict[str, SearchCorpus],
-    cards: dict[str, bytes],
     outputs: bool,
 ) -> dict:
     files: dict[str, bytes] = dict(asset_files(library.taxonomy))
@@ -233,7 +267,6 @@ def _files(
     for lang in LANGS:
         graph = as_script("graph", graph_payload(library, lang, layout))
         files[f"{lang}/search/graph.js"] = graph.encode("utf-8")
-    files.update(cards)
     if outputs:
         for path, text in api_files(library).items():
             files[path] = text.encode("utf-8")
@@ -241,4 +274,4 @@ def _files(
             files[f"{lang}/feed.xml"] = atom_feed(library, lang, options.site_url).encode("utf-8")
         for path, text in markdown_files(library, options.site_url).items():
             files[path] = text.encode("utf-8")
-    return dict(sorted(files.items()))
+    return files

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 
 import pytest
 from conftest import TAXONOMY
@@ -122,6 +123,52 @@ class TestFork:
             stop.set()
             thread.join()
         assert os.getpid() not in set(executor.map(lambda n: os.getpid(), 20))
+
+
+@needs_fork
+@pytest.mark.usefixtures("alone")
+class TestStart:
+    """`start`: the workers run the jobs while this process goes on with work of its own."""
+
+    def test_this_process_works_while_the_workers_run(self, tmp_path):
+        flag = tmp_path / "main-done"
+
+        def job(n: int) -> tuple[int, int, bool]:
+            if n == 0:  # waits for this process's own work, which must run meanwhile
+                deadline = time.monotonic() + 20
+                while not flag.exists() and time.monotonic() < deadline:
+                    time.sleep(0.01)
+            return n * n, os.getpid(), flag.exists()
+
+        executor = ForkExecutor(minimum=1)
+        pending = executor.start(job, 8)
+        flag.write_text("done", encoding="utf-8")  # this process's work, done meanwhile
+        results = pending.result()
+        assert [value for value, _, _ in results] == [n * n for n in range(8)]
+        assert results[0][2] is True  # job 0 saw it
+        assert os.getpid() not in {pid for _, pid, _ in results}
+        assert executor_module._current == [] and executor.forked == 8
+
+    def test_a_second_start_meanwhile_stays_here(self):
+        executor = ForkExecutor(minimum=1)
+        pending = executor.start(lambda n: os.getpid(), 20)
+        try:  # the pool's own threads run now: forking again could leave a child stuck
+            assert set(executor.start(lambda n: os.getpid(), 5).result()) == {os.getpid()}
+        finally:
+            assert os.getpid() not in set(pending.result())
+
+    def test_cancel_stops_the_workers_and_leaves_no_state(self):
+        executor = ForkExecutor(minimum=1)
+        pending = executor.start(lambda n: time.sleep(30), 4)
+        started = time.monotonic()
+        pending.cancel()
+        pending.cancel()  # twice is harmless
+        assert time.monotonic() - started < 10
+        assert executor_module._current == [] and threading.active_count() == 1
+        assert executor.map(square, 3) == [0, 1, 4]
+
+    def test_serial_start_gives_the_results(self):
+        assert serial.start(square, 4).result() == [0, 1, 4, 9]
 
 
 class TestDefault:

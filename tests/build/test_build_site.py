@@ -272,3 +272,34 @@ def test_the_repository_builds_without_a_shell(tmp_path):
         1 for p in (root / "incidents").glob("*.*.md")
     )
     assert all(site.content(p.url) for p in site.pages)
+
+
+def test_the_corpus_is_made_while_the_workers_render_and_a_failure_stops_them(
+    tmp_path, monkeypatch
+):
+    """The build hands the pages to forked workers and makes the search corpus meanwhile: the
+    site is the serial build's, and a failure on this side stops the workers at once."""
+    import threading
+
+    from generator.build import executor as executor_module
+    from generator.build import site as site_module
+    from generator.build.executor import ForkExecutor, can_fork, serial
+
+    if not can_fork() or threading.active_count() > 1:
+        pytest.skip("needs fork, two processors and no other thread in this process")
+    _, paths = fixture_project(tmp_path)
+    forked = build(paths, executor=ForkExecutor(minimum=1), today=TODAY)
+    alone = build(paths, executor=serial, today=TODAY)
+    assert dict(forked.contents) == dict(alone.contents)
+    assert dict(forked.files) == dict(alone.files)
+    assert dict(forked.sections) == dict(alone.sections)
+
+    def failing(*args, **kwargs):
+        raise RuntimeError("the corpus failed")
+
+    monkeypatch.setattr(site_module, "build_corpora", failing)
+    executor = ForkExecutor(minimum=1)
+    with pytest.raises(RuntimeError, match="the corpus failed"):
+        build(paths, executor=executor, today=TODAY)
+    assert executor.forked > 0
+    assert executor_module._current == [] and threading.active_count() == 1

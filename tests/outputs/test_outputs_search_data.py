@@ -99,6 +99,8 @@ class TestTermsPayload:
             "total",
             "graph",
             "full_cards",
+            "page_size",
+            "pages_around",
             "root_mark",
             "facets",
             "stamp",
