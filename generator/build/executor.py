@@ -13,6 +13,7 @@ state survives it.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import sys
@@ -109,6 +110,9 @@ class ForkExecutor:
             return Done(serial.map(job, count))
         _current.append(job)
         self.forked += count
+        # What exists now is the workers' to read, not to collect: frozen, the collector (here
+        # and in the workers) does not walk it, and so does not copy the workers' pages of it.
+        gc.freeze()
         pool = multiprocessing.get_context("fork").Pool(self.workers)
         return _Forked(pool, pool.map_async(_run, range(count), chunksize=max(1, count // 16)))
 
@@ -131,6 +135,7 @@ class _Forked:
             self.pool.join()
             self.pool = None
             _current.pop()
+            gc.unfreeze()
 
 
 def can_fork() -> bool:

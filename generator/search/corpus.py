@@ -98,59 +98,18 @@ class SearchCorpus:
     sentences: MappingProxyType  # case id -> its sentences
 
 
-@dataclass(frozen=True)
-class CaseShare:
-    """What one case adds to the search, worked out from its own text. The words are interned
-    (`Analyzer.document`): one string however many cases have it (at 10,000 cases, 7.5 million
-    words in all, otherwise most of the corpus's memory)."""
-
-    lead: tuple[str, ...]  # the words of its lead, sorted
-    words: tuple[str, ...]  # every word it is indexed by (lead and body)
-    title: tuple[str, ...]  # the words of its titles, sorted
-    forms: dict[tuple[str, str], int]  # how it writes its words (Analyzer.written_forms)
-    sentences: dict[str, tuple[str, ...]]  # language -> what its result cards may quote
-
-
-def case_share(library: Library, incident: Incident, analyzer: Analyzer | None = None) -> CaseShare:
-    analyzer = analyzer or default_analyzer()
-    lead, forms = analyzer.document(lead_text(library, incident))
-    body, body_forms = analyzer.document(body_text(incident))
-    for key, times in body_forms.items():
-        forms[key] = forms.get(key, 0) + times
-    title = analyzer.document_words(" ".join(text.title for text in incident.texts))
-    return CaseShare(
-        lead=tuple(sorted(set(lead))),
-        words=tuple(set(body).union(lead)),
-        title=tuple(sorted(set(title))),
-        forms=forms,
-        sentences={lang: tuple(case_sentences(incident, lang)) for lang in LANGS},
-    )
-
-
-def _written_forms(
-    library: Library, incident: Incident, analyzer: Analyzer
-) -> dict[tuple[str, str], int]:
-    """How a case writes its words, alone (its words are known from an earlier build)."""
-    forms = analyzer.written_forms(lead_text(library, incident))
-    for key, times in analyzer.written_forms(body_text(incident)).items():
-        forms[key] = forms.get(key, 0) + times
-    return forms
-
-
 def build_index(
     library: Library,
     analyzer: Analyzer | None = None,
     unchanged: Mapping[str, Document] = EMPTY,
     forms: Mapping[str, Mapping[tuple[str, str], int]] = EMPTY,
     keep_forms: bool = False,
-    shares: Mapping[str, CaseShare] = EMPTY,
 ) -> Corpus:
     """The library's cases as the engine searches them: every language's words in one index,
     the same for the Korean and the English pages. `unchanged`: documents of a previous build
     whose incidents (and taxonomy) are the same, whose words need not be worked out again;
     `forms`: how those cases write their words (a previous corpus's `forms`). `keep_forms`
-    keeps each case's in the corpus for the next rebuild (a preview; a build needs none).
-    `shares`: the other cases' words, if already worked out (`case_share`)."""
+    keeps each case's in the corpus for the next rebuild (a preview; a build needs none)."""
     analyzer = analyzer or default_analyzer()
     synonyms = synonym_groups((), analyzer)
     documents = []
@@ -161,11 +120,11 @@ def build_index(
         old = unchanged.get(incident.id)
         # Kept only with its document (`old`): a new or edited case is analysed from its text.
         case_forms = forms.get(incident.id) if old is not None else None
-        share = shares.get(incident.id)
-        if share is None and old is None:
-            share = case_share(library, incident, analyzer)
         if case_forms is None:
-            case_forms = share.forms if share else _written_forms(library, incident, analyzer)
+            lead, case_forms = analyzer.document(lead_text(library, incident))
+            body, body_forms = analyzer.document(body_text(incident))
+            for key, times in body_forms.items():
+                case_forms[key] = case_forms.get(key, 0) + times
         for key, times in case_forms.items():
             totals[key] = totals.get(key, 0) + times
         if keep_forms:
@@ -173,14 +132,16 @@ def build_index(
         if old is not None:
             documents.append(replace(old, order=order, terms=terms))
             continue
+        titles = " ".join(text.title for text in incident.texts)
+        title = analyzer.document_words(titles)
         documents.append(
             Document(
                 id=incident.id,
-                words=share.words,
-                lead=share.lead,
+                words=tuple(set(body).union(lead)),
+                lead=tuple(sorted(set(lead))),
                 terms=terms,
                 order=order,
-                title=share.title,
+                title=tuple(sorted(set(title))),
             )
         )
     shown, names = most_written([totals]), term_names(library, analyzer)
@@ -192,17 +153,10 @@ def build_corpus(
     lang: str,
     index: Corpus | None = None,
     unchanged: Mapping[str, tuple[str, ...]] = EMPTY,
-    shares: Mapping[str, CaseShare] = EMPTY,
 ) -> SearchCorpus:
     """One language's search: the index, and the sentences its result cards quote (`unchanged`:
-    those of a previous build's unchanged incidents; `shares`: those already worked out)."""
-    texts = {}
-    for incident in library.incidents:
-        found = unchanged.get(incident.id)
-        if found is None:
-            share = shares.get(incident.id)
-            found = share.sentences[lang] if share else tuple(case_sentences(incident, lang))
-        texts[incident.id] = found
+    those of a previous build's unchanged incidents)."""
+    texts = {i.id: unchanged.get(i.id) or tuple(case_sentences(i, lang)) for i in library.incidents}
     return SearchCorpus(lang, index or build_index(library), MappingProxyType(texts))
 
 
@@ -215,20 +169,16 @@ def build_corpora(
     it has unchanged, under the same taxonomy, keep their analysed words, how they write them
     and their sentences (at 1,000 cases, working them out again was most of a preview's
     rebuild). `keep_forms`: see `build_index`. (On forked workers, sending the words back
-    cost as much as working them out: the build runs this beside its render workers.)"""
+    cost as much as working them out: the build makes the corpus beside its render workers.)"""
     same: set[str] = set()
     if previous is not None and previous[0].taxonomy == library.taxonomy and previous[1]:
         old = {i.id: i for i in previous[0].incidents}
         same = {i.id for i in library.incidents if old.get(i.id) == i}
-    todo = [i for i in library.incidents if i.id not in same]
-    shares = {incident.id: case_share(library, incident) for incident in todo}
     if same:
         corpora = previous[1]
         first = next(iter(corpora.values())).corpus
         documents = {d.id: d for d in first.documents if d.id in same}
-        index = build_index(
-            library, unchanged=documents, forms=first.forms, keep_forms=keep_forms, shares=shares
-        )
+        index = build_index(library, unchanged=documents, forms=first.forms, keep_forms=keep_forms)
         return {
             lang: build_corpus(
                 library,
@@ -237,9 +187,8 @@ def build_corpora(
                 {k: v for k, v in corpora[lang].sentences.items() if k in same}
                 if lang in corpora
                 else EMPTY,
-                shares,
             )
             for lang in LANGS
         }
-    index = build_index(library, keep_forms=keep_forms, shares=shares)
-    return {lang: build_corpus(library, lang, index, shares=shares) for lang in LANGS}
+    index = build_index(library, keep_forms=keep_forms)
+    return {lang: build_corpus(library, lang, index) for lang in LANGS}

@@ -5,6 +5,7 @@ what it forked, and `default_executor()` honouring INCIDENTS_JOBS=1."""
 
 from __future__ import annotations
 
+import gc
 import os
 import threading
 import time
@@ -148,6 +149,7 @@ class TestStart:
         assert results[0][2] is True  # job 0 saw it
         assert os.getpid() not in {pid for _, pid, _ in results}
         assert executor_module._current == [] and executor.forked == 8
+        assert gc.get_freeze_count() == 0  # frozen for the workers' sake only while they ran
 
     def test_a_second_start_meanwhile_stays_here(self):
         executor = ForkExecutor(minimum=1)

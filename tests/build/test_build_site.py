@@ -303,3 +303,29 @@ def test_the_corpus_is_made_while_the_workers_render_and_a_failure_stops_them(
         build(paths, executor=executor, today=TODAY)
     assert executor.forked > 0
     assert executor_module._current == [] and threading.active_count() == 1
+
+
+def test_a_build_collects_garbage_less_often_and_restores_the_collector(tmp_path, monkeypatch):
+    """During a build the collector walks its millions of long-lived objects less often; after
+    it, as after a failed one, the process's own thresholds are back."""
+    import gc
+
+    from generator.build import site as site_module
+
+    _, paths = fixture_project(tmp_path)
+    usual = gc.get_threshold()
+    seen = []
+    check_project = site_module.check_project
+
+    def checking(*args, **kwargs):
+        seen.append(gc.get_threshold())
+        return check_project(*args, **kwargs)
+
+    monkeypatch.setattr(site_module, "check_project", checking)
+    build(paths, today=TODAY)
+    assert seen == [site_module._BULK_THRESHOLDS] != [usual]
+    assert gc.get_threshold() == usual
+    monkeypatch.setattr(site_module, "build_pages", lambda *a, **k: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        build(paths, today=TODAY)
+    assert gc.get_threshold() == usual
