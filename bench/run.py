@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import inspect
 import json
 import os
 import platform
@@ -162,11 +163,22 @@ def child_build(project: Path, result: Path) -> None:
     calls: dict[str, int] = defaultdict(int)
 
     def timed(name: str, func):
+        def iterated(items):  # a generator's work happens as it is iterated: timed there
+            started = time.perf_counter()
+            try:
+                for item in items:
+                    seconds[name] += time.perf_counter() - started
+                    yield item
+                    started = time.perf_counter()
+            finally:
+                seconds[name] += time.perf_counter() - started
+
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
             started = time.perf_counter()
             try:
-                return func(*args, **kwargs)
+                result = func(*args, **kwargs)
+                return iterated(result) if inspect.isgenerator(result) else result
             finally:
                 seconds[name] += time.perf_counter() - started
                 calls[name] += 1

@@ -260,6 +260,7 @@ def search_files(library: Library, corpora: dict[str, SearchCorpus]) -> Iterator
     """(site-relative path, script) for every language's search data, one file at a time (at
     10,000 cases they are 300 MB of text: a caller keeps them encoded, not all as text too)."""
     ids = [incident.id for incident in library.incidents]
+    parts: dict[int, list[tuple[str, str]]] = {}  # one corpus's parts, whichever languages share it
     for lang, search in corpora.items():
         base = f"{lang}/search"
         index = index_payload(library, search)
@@ -267,8 +268,14 @@ def search_files(library: Library, corpora: dict[str, SearchCorpus]) -> Iterator
         yield f"{base}/terms.js", as_script("terms", terms)
         yield f"{base}/index.js", as_script("index", index)
         yield f"{base}/ids.js", as_script("ids", ids)
-        for start, part in vocabulary_parts(search).items():
-            yield f"{base}/words/{part_file(start)}", as_keyed_script("words", start, part)
+        scripts = parts.get(id(search.corpus))
+        if scripts is None:
+            scripts = parts[id(search.corpus)] = [
+                (part_file(start), as_keyed_script("words", start, part))
+                for start, part in vocabulary_parts(search).items()
+            ]
+        for name, script in scripts:
+            yield f"{base}/words/{name}", script
         for at, incident in enumerate(library.incidents):
             payload = text_payload(library, incident, search)
             yield f"{base}/text/{at}.js", as_keyed_script("text", str(at), payload)

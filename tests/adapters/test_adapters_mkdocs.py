@@ -192,3 +192,62 @@ def test_a_preview_writes_again_only_what_a_rebuild_changed(tmp_path):
     assert other.read_text(encoding="utf-8").lstrip().startswith("<!doctype html>")
     frames.write(framer, serial, plugin.frames)
     assert data.read_bytes() == plugin.site.files["en/search/text/0.js"]
+
+
+def test_a_preview_draws_one_frame_per_language_while_they_hold(tmp_path, monkeypatch):
+    """A rebuild of the preview draws one page of each language again; as long as those are
+    drawn as before, the last rebuild's frames are used, and a kind of page new since is drawn."""
+    from generator.adapters.mkdocs import frames
+
+    project = Project(tmp_path / "project")
+    write_fixture_library(project)
+    config, plugin = _built(project.root)
+    framer = _framer(config, plugin)
+    drawn = []
+    draw = frames.Framer.draw
+
+    def counting(self, page):
+        drawn.append(page.lang)
+        return draw(self, page)
+
+    monkeypatch.setattr(frames.Framer, "draw", counting)
+    kept = frames.write(framer, serial_executor(), plugin.frames, pages=set(), files=set())
+    assert sorted(drawn) == ["en", "ko"] and kept == plugin.frames
+    drawn.clear()
+    term = next(p for p in plugin.site.pages if type(p).__name__ == "TermPage")
+    fewer = {key: frame for key, frame in plugin.frames.items() if key != framer.key(term)}
+    assert frames.write(framer, serial_executor(), fewer, pages=set(), files=set()) == kept
+    assert len(drawn) == 3  # the probes, and the kind of page missing from `fewer`
+
+
+def serial_executor():
+    from generator.build.executor import serial
+
+    return serial
+
+
+def test_a_dirty_rebuild_keeps_the_names_of_the_hand_written_pages(tmp_path):
+    """`serve --dirty`: MkDocs reads only the hand-written pages that changed; the pages drawn
+    in a rebuild still name the others in their navigation (they said "None"), so the frames
+    of the last rebuild still hold and no page is written again for nothing."""
+    from mkdocs.commands.build import build as mkdocs_build
+    from mkdocs.config import load_config
+
+    project = Project(tmp_path / "project")
+    write_fixture_library(project)
+    site = tmp_path / "served"
+
+    def rebuild(start: bool = False):
+        config = load_config(str(project.root / "mkdocs.yml"), site_dir=str(site))
+        if start:  # MkDocs keeps its plugin objects in this process: a new server starts afresh
+            config.plugins.on_shutdown()
+        config.plugins.on_startup(command="serve", dirty=True)
+        mkdocs_build(config, serve_url="http://127.0.0.1:8000/", dirty=True)
+        return config.plugins["incident-library"]
+
+    first = rebuild(start=True).frames
+    second = rebuild().frames
+    assert second == first
+    page = (site / "en/cases/acme-gpu-outage-01.html").read_text(encoding="utf-8")
+    nav = page.split('class="md-nav md-nav--primary"', 1)[1].split("</nav>", 1)[0]
+    assert "About" in nav and "None" not in nav

@@ -377,3 +377,23 @@ def test_a_word_is_one_string_however_many_cases_have_it():
     assert shared
     by_value = {word: word for word in a.words}
     assert all(by_value[word] is word for word in b.words if word in shared)
+
+
+def test_languages_that_share_a_corpus_share_its_vocabulary_parts(monkeypatch):
+    """Both languages search one corpus: its parts are worked out once and written for each."""
+    from generator.outputs import search_data
+
+    made = []
+    parts = search_data.vocabulary_parts
+
+    def counting(search):
+        made.append(search.lang)
+        return parts(search)
+
+    monkeypatch.setattr(search_data, "vocabulary_parts", counting)
+    files = dict(search_files(LIBRARY, CORPORA))
+    assert CORPORA["ko"].corpus is CORPORA["en"].corpus and len(made) == 1
+    words = sorted(
+        p.split("/", 1)[1] for p in files if "/search/words/" in p and p.startswith("ko/")
+    )
+    assert words and all(files[f"ko/{w}"] == files[f"en/{w}"] for w in words)

@@ -145,10 +145,7 @@ def write(
     `previous`, and the files not on disk. Returns the frames, for the next rebuild."""
     site, site_dir = framer.site, framer.config.site_dir
     keyed = [(page, framer.key(page)) for page in site.pages if framed(page)]
-    frames: dict[Key, Frame] = {}
-    for page, key in keyed:
-        if key not in frames:
-            frames[key] = framer.draw(page)
+    frames = _frames(framer, keyed, previous if pages is not None else {})
     todo = [
         (page, frames[key])
         for page, key in keyed
@@ -174,4 +171,25 @@ def write(
             out.write(data)
 
     executor.map(job, len(todo) + len(paths))
+    return frames
+
+
+def _frames(
+    framer: Framer, keyed: list[tuple[Page, Key]], previous: Mapping[Key, Frame]
+) -> dict[Key, Frame]:
+    """The frames of the kinds of page there are. With `previous` (a preview's last rebuild),
+    Material draws the frame of one page of each language again: if it is as before, the
+    navigation, the theme and the settings are too (every frame of a language shows them), so
+    the last rebuild's frames hold and only kinds of page new since are drawn (drawing all of
+    them again was most of a preview's rebuild). Otherwise every kind is drawn."""
+    frames: dict[Key, Frame] = {}
+    if previous:
+        probes = {page.lang: (page, key) for page, key in reversed(keyed)}
+        drawn = {key: framer.draw(page) for page, key in probes.values()}
+        if all(previous.get(key) == frame for key, frame in drawn.items()):
+            frames = {key: previous[key] for _, key in keyed if key in previous}
+        frames.update(drawn)
+    for page, key in keyed:
+        if key not in frames:
+            frames[key] = framer.draw(page)
     return frames

@@ -71,11 +71,12 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         except (BuildError, PublishError, support.SettingsError) as exc:
             raise PluginError(str(exc)) from None
         written = self.dirty and previous is not None  # else every file is written anew
-        self.changed = site.changed_since(previous) if written else None
+        changed = site.changed_since(previous)
+        self.changed = changed if written else None
         self.changed_files = site.files_changed_since(previous) if written else None
         self.site = site
         support.log_warnings(site.warnings)
-        support.log_build(site, executor, self.changed or frozenset(), preview)
+        support.log_build(site, executor, changed, preview)
         self.publication = Publication(Path(config.site_dir)) if not preview else None
         if publishing:
             config.site_dir = str(self.publication.staging)
@@ -90,7 +91,7 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         return files
 
     def on_nav(self, nav, config, files):
-        support.generated_pages(files, config, self.site)
+        support.generated_pages(files, config, self.site, self.dirty)
         self.mkdocs = (nav, files)
         return nav
 

@@ -178,9 +178,15 @@ def add_files(files: Files, config, site: Site) -> Files:
     return files
 
 
-def generated_pages(files: Files, config, site: Site) -> None:
+def generated_pages(files: Files, config, site: Site, dirty: bool = False) -> None:
+    """The core's pages as MkDocs pages. In a dirty build (`serve --dirty`) MkDocs reads only
+    the hand-written pages that changed, and every page drawn would name the others "None" in
+    its navigation: their front matter is read here (they are few)."""
     for file in files.documentation_pages():
-        if file.page is None and site.page(urls_of(file)) is not None:
+        if site.page(urls_of(file)) is None:
+            if dirty and file.page is not None and file.page.markdown is None:
+                file.page.read_source(config)
+        elif file.page is None:
             GeneratedPage(None, file, config)  # sets file.page; MkDocs keeps it
 
 
