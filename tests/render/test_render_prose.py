@@ -5,6 +5,8 @@ write (paragraphs, emphasis, lists, code, quotes, sub-headings) is kept."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 
 from generator.render.prose import ALLOWED_TAGS, to_html
@@ -199,3 +201,64 @@ def test_a_section_too_deeply_nested_leaves_the_next_sections_intact():
     assert "- - -" in to_html("- " * 5000 + "x")
     assert to_html("Jobs stopped.") == "<p>Jobs stopped.</p>"
     assert to_html("- one\n- two") == "<ul>\n<li>one</li>\n<li>two</li>\n</ul>"
+
+
+PIECES = st.sampled_from(
+    [
+        "<script>alert(1)</script>",
+        "<a href='javascript:x'>",
+        "</a>",
+        "<img src=x onerror=y>",
+        "<https://reports.acme.dev/a>",
+        "<javascript:alert(1)>",
+        "<sre@acme.dev>",
+        "[a](",
+        "javascript:alert(1))",
+        "[b](https://reports.acme.dev/b)",
+        "![c](https://x.dev/c.png)",
+        "`<b>`",
+        "```\n<i>\n```",
+        "# ",
+        "## ",
+        "### ",
+        "- ",
+        "1. ",
+        "> ",
+        "\n",
+        "\n\n",
+        "*",
+        "_",
+        "&lt;",
+        "&amp;",
+        "\ue000",
+        "[",
+        "]",
+        "(",
+        ")",
+        "<",
+        ">",
+        '"',
+        "'",
+        "x",
+        "한글",
+        " ",
+    ]
+)
+
+
+@given(st.lists(PIECES, max_size=40).map("".join))
+@settings(max_examples=400, deadline=None)
+def test_whatever_is_written_only_allowed_markup_comes_out(text):
+    """Any mix of Markdown, raw HTML and link syntax: only allowlisted tags, only http(s) and
+    mailto addresses, no attribute beyond the allowlist; the text written is kept as text."""
+    tree = HTMLParser(to_html(text))
+    for node in tree.body.traverse():
+        if node.tag in ("body", "-text"):
+            continue
+        assert node.tag in ALLOWED_TAGS, node.tag
+        allowed = {"a": {"href", "title", "rel"}, "ol": {"start"}}.get(node.tag, set())
+        assert set(node.attributes) <= allowed, (node.tag, node.attributes)
+        if node.tag == "a":
+            assert node.attributes["href"].lower().startswith(("http://", "https://", "mailto:"))
+    if "script" in text:
+        assert "script" in tree.body.text()  # shown, never run
