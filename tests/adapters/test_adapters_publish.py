@@ -74,8 +74,9 @@ def test_a_failed_build_leaves_the_site_untouched(built: Project):
 
 def test_a_killed_build_leaves_the_site_untouched(built: Project):
     before = snapshot(built.root / "site")
-    # A larger library, so the build is still running when it is killed: it writes the staging
-    # folder within a second of starting and must still be at work half a second later.
+    # A larger library, so the build is still writing when it is killed: the staging folder
+    # appears as it starts writing its 4,000 files, and the build is killed 50 ms later (it
+    # was half a second until 2026-12-02, when writing was slower; then it could be done).
     for n in range(300):
         built.add_incident(
             f"globex-extra-{n:02d}",
@@ -87,9 +88,9 @@ def test_a_killed_build_leaves_the_site_untouched(built: Project):
     try:
         deadline = time.monotonic() + 120
         while not staging_dirs(built) and time.monotonic() < deadline and process.poll() is None:
-            time.sleep(0.05)
+            time.sleep(0.01)
         assert staging_dirs(built), "the build never started writing"
-        time.sleep(0.5)
+        time.sleep(0.05)
         assert process.poll() is None, "the build finished before it could be killed"
         os.killpg(process.pid, signal.SIGKILL)
         process.wait(timeout=30)
