@@ -5,7 +5,7 @@ page it writes, a few milliseconds each: at 20,000 case pages that was most of M
 the build. The pages outside the navigation (cases, terms, their list pages) differ in their
 frame only by a few values: the title, the description, the canonical address, the links of
 the language switch and the sections in the sidebar. So Material draws one page of each kind
-(`frame_key`) with a token in place of each value and of the content, the drawing is split at
+(`Framer.key`) with a token in place of each value and of the content, the drawing is split at
 the tokens, and every page of that kind is its pieces with the page's own values in between.
 The HTML stays Material's and the overrides' (nothing here writes any of it); a test holds a
 filled page equal to the page Material draws itself.
