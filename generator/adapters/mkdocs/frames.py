@@ -80,13 +80,22 @@ class Framer:
         nonce = secrets.token_hex(8)
         self.token = f"il{nonce}{{}}0".format  # the name is letters: the 0 ends it
         self.tokens = re.compile(rf"il{nonce}([a-z]+)0")
+        self._alternates: dict[str, list[dict[str, str]]] = {}
+
+    def alternates(self, page: Page) -> list[dict[str, str]]:
+        """The page in each language (`support.alternates`), worked out once per page: its key
+        and its values both need them, and the workers inherit what the key found."""
+        found = self._alternates.get(page.url)
+        if found is None:
+            found = self._alternates[page.url] = support.alternates(page.url, self.known)
+        return found
 
     def key(self, page: Page) -> Key:
         """What a page's frame depends on besides the filled values: its language and folder
         (relative links, the navigation), whether it has a description (else the site's) and a
         title of its own, which languages it exists in, and its sections."""
         folder = page.url.rsplit("/", 1)[0]
-        langs = tuple(a["lang"] for a in support.alternates(page.url, self.known))
+        langs = tuple(a["lang"] for a in self.alternates(page))
         titled = page.title != self.config.site_name
         sections = self.site.sections.get(page.url)
         return (page.lang, folder, bool(page.description), titled, langs, sections)
@@ -128,7 +137,7 @@ class Framer:
             "canonical": str(escape(urljoin(self.base, page.url))),
             "content": content,
         }
-        for alternate in support.alternates(page.url, self.known):
+        for alternate in self.alternates(page):
             values[f"alt{alternate['lang']}"] = str(escape(alternate["href"]))
         return values
 
