@@ -92,7 +92,7 @@ def check(
         from .build.executor import default_executor
 
         cache = None if no_cache else CheckCache(project.root / CACHE_FILE, summaries=True)
-        checked = check_project(project, today, None, cache, default_executor())
+        checked = check_project(project, today, None, cache, default_executor(), summaries=True)
         count = max(checked.result.checked, len(checked.result.incidents))
         report = Report(checked.diagnostics, count)
         if store is not None:

@@ -20,7 +20,7 @@ from ..validate.diagnostics import Diagnostic, capped
 from ..validate.incident import FileOutcome, ValidationResult, check_file, combine
 from .check_cache import CheckCache, key
 from .check_result import file_stat, only_files
-from .executor import Executor, serial
+from .executor import Executor, bulk_collection, serial
 
 # Problems reported per file; past this, one line says how many more there are.
 MAX_DIAGNOSTICS_PER_FILE = 100
@@ -44,6 +44,7 @@ def check_project(
     only: frozenset[str] | None = None,
     cache: CheckCache | None = None,
     executor: Executor = serial,
+    summaries: bool = False,
 ) -> Checked:
     """Load and validate the taxonomy and every incident file; never raises for bad content.
 
@@ -51,15 +52,29 @@ def check_project(
     files (and their translations or originals),
     but every file is still loaded, so duplicates and pairings are judged against the whole library.
     With a `cache`, a file whose bytes were checked before (against the same taxonomy, code and
-    date) is not parsed again.
+    date) is not parsed again. With `summaries` (or a cache of summaries), the incidents kept are
+    only what the checks across files need: `incidents check` wants no more, and a full model
+    costs time to send back from a worker and to keep.
     """
+    with bulk_collection():
+        return _check_project(paths, today, only, cache, executor, summaries)
+
+
+def _check_project(
+    paths: ProjectPaths,
+    today: date,
+    only: frozenset[str] | None,
+    cache: CheckCache | None,
+    executor: Executor,
+    summaries: bool,
+) -> Checked:
     try:
         taxonomy, taxonomy_warnings = load_taxonomy(paths)
     except LoadError as exc:
         return Checked(None, ValidationResult((), tuple(exc.diagnostics)))
     context = hashlib.sha256(f"{taxonomy!r}\x00{today.isoformat()}".encode()).hexdigest()
     files = incident_files(paths)
-    summaries = cache is not None and cache.summaries
+    summaries = summaries or (cache is not None and cache.summaries)
     if cache is not None:
         cache.begin()
     stats = [file_stat(path) for path, _ in files]

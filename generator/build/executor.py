@@ -18,8 +18,27 @@ import multiprocessing
 import os
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, Protocol
+
+# A build or a check allocates millions of objects that live until it ends (models, pages, the
+# corpus' tuples): with the collector's usual thresholds it walked them all again and again, 8 s
+# of a 10,000-case build and a quarter of a cold check. These collect the young objects far less
+# often, and the old ones only when they have grown a lot.
+BULK_THRESHOLDS = (50_000, 20, 100)
+
+
+@contextmanager
+def bulk_collection() -> Iterator[None]:
+    """Collect garbage at BULK_THRESHOLDS while inside; the thresholds before are restored."""
+    usual = gc.get_threshold()
+    gc.set_threshold(*BULK_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*usual)
+
 
 # Below this many jobs a worker costs more to start than it saves.
 MIN_JOBS = 200

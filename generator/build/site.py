@@ -10,10 +10,8 @@ executor the caller passes in.
 
 from __future__ import annotations
 
-import gc
 import zlib
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from types import MappingProxyType
@@ -33,7 +31,7 @@ from ..search.corpus import SearchCorpus, build_corpora
 from ..validate.diagnostics import Diagnostic
 from .check import check_project
 from .check_cache import CheckCache
-from .executor import Executor, Pending, serial
+from .executor import Executor, Pending, bulk_collection, serial
 
 
 class BuildError(Exception):
@@ -109,25 +107,8 @@ def build(
 
     `previous` (a preview's last site) lets unchanged pages keep their rendered content and the
     graph its layout. `outputs=False` leaves out the exports and feeds (a preview needs none)."""
-    with _bulk_collection():
+    with bulk_collection():
         return _build(paths, options or SiteOptions(), executor, cache, previous, today, outputs)
-
-
-# A build allocates millions of objects that live until it ends (models, pages, the corpus'
-# tuples): with the collector's usual thresholds it walked them all again and again, 8 s of a
-# 10,000-case build. These collect the young objects far less often, and the old ones only
-# when they have grown a lot.
-_BULK_THRESHOLDS = (50_000, 20, 100)
-
-
-@contextmanager
-def _bulk_collection() -> Iterator[None]:
-    usual = gc.get_threshold()
-    gc.set_threshold(*_BULK_THRESHOLDS)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*usual)
 
 
 def _build(

@@ -148,3 +148,39 @@ def test_a_cache_that_cannot_be_written_never_breaks_the_check(
     )
     leftovers = [p.name for p in (project.root / ".cache").glob("*.tmp")]
     assert leftovers == []
+
+
+def test_check_without_a_cache_keeps_summaries_and_collects_garbage_in_bulk(
+    project: Project, monkeypatch
+):
+    """`incidents check --no-cache` keeps only what the checks across files need, as with its
+    cache (a full model per file was kept, and sent back from the workers, for nothing), and
+    collects garbage at the build's thresholds while it checks."""
+    import gc
+
+    from generator.build import check as check_module
+    from generator.build import executor as executor_module
+    from generator.validate.incident import MetaSummary
+
+    project.add_incident()
+    usual = gc.get_threshold()
+    seen = {}
+    real_check, real_combine = check_module._check_bytes, check_module.combine
+
+    def checking(*args):
+        seen["threshold"] = gc.get_threshold()
+        return real_check(*args)
+
+    def combining(outcomes):
+        seen["metas"] = {type(o.meta) for o in outcomes if o.meta is not None}
+        return real_combine(outcomes)
+
+    monkeypatch.setattr(check_module, "_check_bytes", checking)
+    monkeypatch.setattr(check_module, "combine", combining)
+    result = run(project.root, "--no-cache")
+    assert (result.exit_code, result.output) == (
+        0,
+        "ok: 1 incident checked, 0 error(s), 0 warning(s)\n",
+    )
+    assert seen == {"threshold": executor_module.BULK_THRESHOLDS, "metas": {MetaSummary}}
+    assert gc.get_threshold() == usual

@@ -310,6 +310,7 @@ def test_a_build_collects_garbage_less_often_and_restores_the_collector(tmp_path
     it, as after a failed one, the process's own thresholds are back."""
     import gc
 
+    from generator.build import executor as executor_module
     from generator.build import site as site_module
 
     _, paths = fixture_project(tmp_path)
@@ -323,7 +324,7 @@ def test_a_build_collects_garbage_less_often_and_restores_the_collector(tmp_path
 
     monkeypatch.setattr(site_module, "check_project", checking)
     build(paths, today=TODAY)
-    assert seen == [site_module._BULK_THRESHOLDS] != [usual]
+    assert seen == [executor_module.BULK_THRESHOLDS] != [usual]
     assert gc.get_threshold() == usual
     monkeypatch.setattr(site_module, "build_pages", lambda *a, **k: 1 / 0)
     with pytest.raises(ZeroDivisionError):
