@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"median over {len(times)} edits: {statistics.median(times):.2f} s")
             # The server's own account of each rebuild (pages rebuilt, seconds).
             for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
-                if "preview: rebuilding" in line or "Documentation built in" in line:
+                if "preview: rebuil" in line or "Documentation built in" in line:
                     print("  server: " + line.split(" -  ", 1)[-1])
         finally:
             os.killpg(server.pid, signal.SIGTERM)

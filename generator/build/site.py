@@ -143,7 +143,7 @@ def _build(
             (previous.library, previous.corpora) if previous is not None else None,
             keep_forms=not outputs,
         )
-        files = _files(library, options, layout, corpora, outputs)
+        files = _files(library, options, layout, corpora, outputs, previous)
     except BaseException:
         rendering.cancel()
         raise
@@ -272,10 +272,12 @@ def _files(
     layout: Layout,
     corpora: dict[str, SearchCorpus],
     outputs: bool,
+    previous: Site | None = None,
 ) -> dict:
     files: dict[str, bytes] = dict(asset_files(library.taxonomy))
-    for path, script in search_files(library, corpora):
-        files[path] = script.encode("utf-8")
+    last = (previous.library, previous.corpora, previous.files) if previous is not None else None
+    for path, script in search_files(library, corpora, last):
+        files[path] = script if isinstance(script, bytes) else script.encode("utf-8")
     for lang in LANGS:
         graph = as_script("graph", graph_payload(library, lang, layout))
         files[f"{lang}/search/graph.js"] = graph.encode("utf-8")

@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 
 from ..model.incident import Incident
 from ..model.library import Library
@@ -171,12 +172,15 @@ def index_payload(library: Library, search: SearchCorpus) -> dict:
     }
 
 
-def vocabulary_parts(search: SearchCorpus) -> dict[str, dict]:
+def vocabulary_parts(
+    search: SearchCorpus, starts: Collection[str] | None = None
+) -> dict[str, dict]:
     """The vocabulary in parts by how words start (`start_of`): start -> {words (sorted), postings
     (the positions of the cases with each word), lead and title (the positions of the cases with
     it in their lead, in their titles: a match there weighs more), shown (how cases write a stem,
     for showing a correction)}, every list of positions encoded (`encode_positions`). A query
-    word needs only its own part: for its cases, their weights and a typo's correction."""
+    word needs only its own part: for its cases, their weights and a typo's correction.
+    `starts`: only the parts of these starts."""
     corpus = search.corpus
     in_lead: dict[str, list[int]] = {}
     in_title: dict[str, list[int]] = {}
@@ -187,8 +191,11 @@ def vocabulary_parts(search: SearchCorpus) -> dict[str, dict]:
             in_title.setdefault(word, []).append(at)
     parts: dict[str, dict] = {}
     for word in corpus.vocabulary:
+        start = start_of(word)
+        if starts is not None and start not in starts:
+            continue
         part = parts.setdefault(
-            start_of(word), {"words": [], "postings": [], "lead": [], "title": [], "shown": {}}
+            start, {"words": [], "postings": [], "lead": [], "title": [], "shown": {}}
         )
         part["words"].append(word)
         part["postings"].append(encode_positions(sorted(corpus.exact(word))))
@@ -256,11 +263,24 @@ def as_keyed_script(variable: str, key: str, payload: object) -> str:
     )
 
 
-def search_files(library: Library, corpora: dict[str, SearchCorpus]) -> Iterator[tuple[str, str]]:
+# A preview's last build: its library, corpora and files (`search_files`).
+Previous = tuple[Library, Mapping[str, SearchCorpus], Mapping[str, bytes]]
+
+
+def search_files(
+    library: Library, corpora: Mapping[str, SearchCorpus], previous: Previous | None = None
+) -> Iterator[tuple[str, str | bytes]]:
     """(site-relative path, script) for every language's search data, one file at a time (at
-    10,000 cases they are 300 MB of text: a caller keeps them encoded, not all as text too)."""
+    10,000 cases they are 300 MB of text: a caller keeps them encoded, not all as text too).
+
+    With `previous` (a preview's last build), the scripts an edit cannot have changed are the
+    last build's bytes: the vocabulary parts none of whose words an edited case had or has, and
+    the text of each case that is unchanged at the same position (encoding them all again was a
+    fifth of a preview's rebuild). tests/build holds the result to a fresh build's, byte for byte.
+    """
     ids = [incident.id for incident in library.incidents]
-    parts: dict[int, list[tuple[str, str]]] = {}  # one corpus's parts, whichever languages share it
+    kept = _unchanged(library, corpora, previous)
+    parts: dict[int, list[tuple[str, str | bytes]]] = {}  # a corpus's parts, for every language
     for lang, search in corpora.items():
         base = f"{lang}/search"
         index = index_payload(library, search)
@@ -270,12 +290,84 @@ def search_files(library: Library, corpora: dict[str, SearchCorpus]) -> Iterator
         yield f"{base}/ids.js", as_script("ids", ids)
         scripts = parts.get(id(search.corpus))
         if scripts is None:
-            scripts = parts[id(search.corpus)] = [
-                (part_file(start), as_keyed_script("words", start, part))
-                for start, part in vocabulary_parts(search).items()
-            ]
+            scripts = parts[id(search.corpus)] = _part_scripts(search, kept, base)
         for name, script in scripts:
             yield f"{base}/words/{name}", script
         for at, incident in enumerate(library.incidents):
+            path = f"{base}/text/{at}.js"
+            if kept is not None and at in kept.cases and kept.sentences(lang, incident.id):
+                yield path, kept.files[path]
+                continue
             payload = text_payload(library, incident, search)
-            yield f"{base}/text/{at}.js", as_keyed_script("text", str(at), payload)
+            yield path, as_keyed_script("text", str(at), payload)
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """What of a preview's last build's search files still holds."""
+
+    files: Mapping[str, bytes]
+    cases: frozenset[int]  # positions whose case is as it was
+    starts: frozenset[str]  # the vocabulary parts to make again
+    corpora: Mapping[str, SearchCorpus]
+    old: Mapping[str, SearchCorpus]
+
+    def sentences(self, lang: str, incident_id: str) -> bool:
+        """Whether the case's quoted sentences in `lang` are as they were."""
+        if lang not in self.old:
+            return False
+        return (
+            self.old[lang].sentences.get(incident_id) == self.corpora[lang].sentences[incident_id]
+        )
+
+
+def _unchanged(
+    library: Library, corpora: Mapping[str, SearchCorpus], previous: Previous | None
+) -> _Kept | None:
+    """What of `previous` holds, or None: the same taxonomy and the same cases in the same
+    order (else every position may mean another case)."""
+    if previous is None or not corpora:
+        return None
+    old_library, old_corpora, files = previous
+    if old_library.taxonomy != library.taxonomy or not old_corpora:
+        return None
+    documents = next(iter(corpora.values())).corpus.documents
+    before = next(iter(old_corpora.values())).corpus.documents
+    if [d.id for d in documents] != [d.id for d in before]:
+        return None
+    if len({id(c.corpus) for c in corpora.values()}) != 1:
+        return None
+    same = [old == new for old, new in zip(old_library.incidents, library.incidents, strict=True)]
+    # A case whose document is as it was may still write its words otherwise (which form of a
+    # word a correction shows): its words' parts are made again too.
+    edited = [
+        at
+        for at, (old, new) in enumerate(zip(before, documents, strict=True))
+        if old != new or not same[at]
+    ]
+    starts = {
+        start_of(word)
+        for at in edited
+        for document in (before[at], documents[at])
+        for word in (*document.words, *document.lead, *document.title)
+    }
+    cases = frozenset(range(len(documents))) - set(edited)
+    return _Kept(files, cases, frozenset(starts), corpora, old_corpora)
+
+
+def _part_scripts(
+    search: SearchCorpus, kept: _Kept | None, base: str
+) -> list[tuple[str, str | bytes]]:
+    """The vocabulary parts' file names and scripts: with `kept`, the last build's for the
+    parts no edit touched."""
+    made = vocabulary_parts(search, kept.starts if kept is not None else None)
+    scripts: list[tuple[str, str | bytes]] = [
+        (part_file(start), as_keyed_script("words", start, part)) for start, part in made.items()
+    ]
+    if kept is not None:
+        prefix = f"{base}/words/"
+        remade = {part_file(start) for start in kept.starts}
+        for path, data in kept.files.items():
+            if path.startswith(prefix) and path[len(prefix) :] not in remade:
+                scripts.append((path[len(prefix) :], data))
+    return scripts

@@ -251,3 +251,92 @@ def test_a_dirty_rebuild_keeps_the_names_of_the_hand_written_pages(tmp_path):
     page = (site / "en/cases/acme-gpu-outage-01.html").read_text(encoding="utf-8")
     nav = page.split('class="md-nav md-nav--primary"', 1)[1].split("</nav>", 1)[0]
     assert "About" in nav and "None" not in nav
+
+
+def test_a_preview_rebuilds_an_edited_case_without_mkdocs_as_mkdocs_would(tmp_path):
+    """`serve --dirty`: an edit of the library alone is rebuilt by the core and written into the
+    last full build's frames; the site is then the one a full build of the edited library
+    writes, file for file. An edit of a hand-written page, a case added or a build error is
+    left to MkDocs."""
+    from mkdocs.commands.build import build as mkdocs_build
+    from mkdocs.config import load_config
+
+    project = Project(tmp_path / "project")
+    write_fixture_library(project)
+
+    def full(site):
+        config = load_config(str(project.root / "mkdocs.yml"), site_dir=str(site))
+        config.plugins.on_shutdown()  # MkDocs keeps its plugin objects: each server starts afresh
+        config.plugins.on_startup(command="serve", dirty=True)
+        mkdocs_build(config, serve_url="http://127.0.0.1:8000/", dirty=True)
+        return config.plugins["incident-library"]
+
+    def files(site):
+        return {
+            p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()
+        }
+
+    served, fresh = tmp_path / "served", tmp_path / "fresh"
+    plugin = full(served)
+    case = project.incidents / "acme-gpu-outage-01.md"
+    text = case.read_text(encoding="utf-8")
+    case.write_text(text.replace("Acme: GPUs fall off the bus", "Acme: edited"), encoding="utf-8")
+    before = files(served)
+    assert plugin.preview.rebuild(plugin)
+    after = files(served)
+    assert "Acme: edited" in after["en/cases/acme-gpu-outage-01.html"].decode()
+    assert after["en/cases/acme-gpu-outage-02.html"] == before["en/cases/acme-gpu-outage-02.html"]
+    # Left to MkDocs: a broken case, a new case, an edited hand-written page.
+    case.write_text(text.replace("cause: [", "cause: [gpu-failur, "), encoding="utf-8")
+    assert not plugin.preview.rebuild(plugin) and files(served) == after
+    case.write_text(text.replace("Acme: GPUs fall off the bus", "Acme: edited"), encoding="utf-8")
+    project.add_incident("initech-new-case")
+    assert not plugin.preview.rebuild(plugin) and files(served) == after
+    for path in project.incidents.glob("initech-new-case*"):
+        path.unlink()
+    page = next((project.root / "docs" / "en").glob("*.md"))
+    written = page.read_text(encoding="utf-8")
+    page.write_text(written + "\nOne more line.\n", encoding="utf-8")
+    assert not plugin.preview.rebuild(plugin) and files(served) == after
+    page.write_text(written, encoding="utf-8")
+    full(fresh)
+    assert files(fresh) == after
+
+
+def test_the_preview_is_told_of_saved_files_and_not_of_files_read(tmp_path):
+    """The preview server hears of a saved file from the kernel, not by polling every half
+    second; reading a file (as every rebuild reads the library) does not start a rebuild."""
+    import time
+
+    from mkdocs.livereload import LiveReloadServer
+
+    from generator.adapters.mkdocs import support
+
+    watched = tmp_path / "incidents"
+    watched.mkdir()
+    case = watched / "a.md"
+    case.write_text("one", encoding="utf-8")
+    server = LiveReloadServer(builder=lambda: None, host="127.0.0.1", port=0, root=str(tmp_path))
+    server.watch(str(watched))
+    support.notified_watching(server)
+    assert isinstance(server.observer, support._ChangeObserver)
+    assert server._watched_paths == {str(watched): 1}
+
+    def heard(action) -> bool:
+        with server._rebuild_cond:
+            server._want_rebuild = False
+        action()
+        deadline = time.monotonic() + 2
+        while time.monotonic() < deadline and not server._want_rebuild:
+            time.sleep(0.02)
+        return server._want_rebuild
+
+    server.observer.start()
+    try:
+        assert not heard(lambda: case.read_text(encoding="utf-8"))
+        assert heard(lambda: case.write_text("two", encoding="utf-8"))
+        assert heard(lambda: (watched / "b.md").write_text("new", encoding="utf-8"))
+    finally:
+        server.observer.stop()
+        server.observer.join()
+        server.server_close()

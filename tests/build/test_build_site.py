@@ -330,3 +330,44 @@ def test_a_build_collects_garbage_less_often_and_restores_the_collector(tmp_path
     with pytest.raises(ZeroDivisionError):
         build(paths, today=TODAY)
     assert gc.get_threshold() == usual
+
+
+def test_a_rebuild_encodes_again_only_the_search_files_an_edit_touched(tmp_path, monkeypatch):
+    """A preview's search files are a fresh build's, byte for byte, after each of several
+    edits (a title, a word gone from the body, how a word is written, a term); the vocabulary
+    parts none of whose words an edited case had or has, and the other cases' texts, are the
+    last build's bytes, not encoded again."""
+    from generator.outputs import search_data
+
+    project, paths = fixture_project(tmp_path)
+    site = build(paths, today=TODAY, outputs=False)
+    edits = [
+        ("Globex: etcd loses quorum", "Globex: etcd loses quorum zyxwv"),
+        ("stopped.", "stopped, quorums lost."),
+        ("quorums lost.", "quorum lost."),  # the same words, written otherwise
+        ("stopped, quorum lost.", "stopped."),
+        ("cause: [faulty-change]", "cause: [gpu-failure]"),
+    ]
+    encoded: list[str] = []
+    keyed = search_data.as_keyed_script
+
+    def counting(variable, key, payload):
+        encoded.append(f"{variable}:{key}")
+        return keyed(variable, key, payload)
+
+    for old, new in edits:
+        edit_globex(project, old, new)
+        monkeypatch.setattr(search_data, "as_keyed_script", counting)
+        encoded.clear()
+        after = build(paths, today=TODAY, previous=site, outputs=False)
+        monkeypatch.setattr(search_data, "as_keyed_script", keyed)
+        fresh = build(paths, today=TODAY, outputs=False)
+        search = sorted(f for f in fresh.files if "/search/" in f)
+        assert sorted(f for f in after.files if "/search/" in f) == search, new
+        assert [after.files[f] for f in search] == [fresh.files[f] for f in search], new
+        texts = [e for e in encoded if e.startswith("text:")]
+        position = str([i.id for i in after.library.incidents].index("globex-etcd-outage"))
+        assert texts == [f"text:{position}"] * len(texts) and texts, new
+        parts = sum(1 for f in search if f.startswith("en/search/words/"))
+        assert 0 < sum(e.startswith("words:") for e in encoded) < parts, new
+        site = after

@@ -224,3 +224,21 @@ def test_every_repository_term_has_at_least_one_case():
     }
     unused = [t.key for t in checked.taxonomy.terms() if t.key not in used]
     assert unused == [], "terms no incident uses yet; drop them or add the incidents"
+
+
+def test_an_unchanged_taxonomy_is_read_once_and_an_edited_one_again(project: Project):
+    """A preview reads the taxonomy on every rebuild: the same bytes give the same objects (its
+    pages then compare with the last rebuild's at once); any edit, or another project's file
+    of the same bytes, is read anew."""
+    project.write("taxonomy.yml", TAXONOMY)
+    paths = ProjectPaths.at(project.root)
+    first = load_taxonomy(paths)
+    assert load_taxonomy(paths) is first
+    project.write("taxonomy.yml", TAXONOMY.replace("en: GPU failure}", "en: GPU fault}"))
+    edited = load_taxonomy(paths)
+    assert edited is not first and edited[0] != first[0]
+    project.write("taxonomy.yml", TAXONOMY)
+    assert load_taxonomy(paths)[0] == first[0]
+    project.write("taxonomy.yml", "facets: [\n")
+    with pytest.raises(LoadError):
+        load_taxonomy(paths)

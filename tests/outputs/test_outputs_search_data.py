@@ -386,9 +386,9 @@ def test_languages_that_share_a_corpus_share_its_vocabulary_parts(monkeypatch):
     made = []
     parts = search_data.vocabulary_parts
 
-    def counting(search):
+    def counting(search, starts=None):
         made.append(search.lang)
-        return parts(search)
+        return parts(search, starts)
 
     monkeypatch.setattr(search_data, "vocabulary_parts", counting)
     files = dict(search_files(LIBRARY, CORPORA))

@@ -101,3 +101,4 @@ def test_serve_shows_an_edited_incident_and_the_error_of_a_broken_one(tmp_path):
         output = process.communicate(timeout=30)[0]
     assert "Traceback" not in output
     assert "preview: rebuilding" in output
+    assert "preview: rebuilt in" in output  # the first edit, without MkDocs (adapters tests)

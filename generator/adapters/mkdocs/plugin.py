@@ -21,8 +21,7 @@ from ...build.site import BuildError, Site, build
 from ...load.project import ProjectPaths
 from ...outputs.csp import with_policy
 from ..publish import Publication, PublishError, check_site_dir
-from . import frames, support
-from .preview import PreviewErrors
+from . import frames, library, support
 
 PUBLISHING = frozenset({"build", "gh-deploy"})  # commands whose output is published
 # The marker every built page carries: a build that finishes without it ran without this
@@ -51,12 +50,14 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         self.known: set[str] = set()
         self.publishing = False
         self.build_error: str | None = None  # what stopped the last build, for the preview
+        self.preview = library.Preview()  # a preview's rebuilds without MkDocs (library.py)
 
     def on_startup(self, *, command, dirty) -> None:
         self.command, self.dirty = command, dirty
 
     def on_config(self, config):
         self.build_error = None
+        self.preview.begin(config)
         root = Path(config.config_file_path or ".").parent
         paths = ProjectPaths.at(root, self.config.taxonomy, self.config.incidents_dir)
         publishing, preview = self.command in PUBLISHING, self.command == "serve"
@@ -65,6 +66,7 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         try:
             support.resolve_site_url(config, preview)
             options = support.site_options(config)
+            self.preview.inputs = (paths, options)
             site = build(paths, options, executor, self.cache, previous, outputs=not preview)
             if publishing:
                 check_site_dir(Path(config.site_dir), root, support.sources(config, paths))
@@ -118,6 +120,8 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         self.frames = frames.write(
             framer, self.executor, self.frames, self.changed, self.changed_files
         )
+        if self.command == "serve" and self.dirty:
+            self.preview.built(config, nav, files, env)
 
     def on_post_page(self, output, page, config):
         generated = self.site.page(page.file.dest_uri)
@@ -133,6 +137,7 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
     def on_build_error(self, *, error) -> None:
         # Also reached when --strict turns warnings into a failure after on_post_build.
         self.build_error = str(error)
+        self.preview.shell = None
         if self.publication is not None:
             self.publication.discard()
         self.publication = None
@@ -147,12 +152,6 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
             support.log.info("published %s", publication.site_dir)
 
     def on_serve(self, server, config, builder):
-        # A failed rebuild would hold every request; show the error instead (preview.py).
-        errors = PreviewErrors(lambda: self.build_error)
-        server.builder = errors.builder(server.builder)
-        server.set_app(errors.app(server.serve_request))
         root = Path(config.config_file_path or ".").parent
-        for path in (root / self.config.incidents_dir, root / self.config.taxonomy):
-            if path.exists():
-                server.watch(str(path))
-        return server
+        library_files = (root / self.config.incidents_dir, root / self.config.taxonomy)
+        return library.serve(server, library_files, lambda: self.build_error, self.preview, self)

@@ -15,6 +15,9 @@ import jinja2.bccache
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page as MkDocsPage
 from mkdocs.structure.toc import get_toc
+from watchdog import events
+from watchdog.observers import Observer
+from watchdog.observers.polling import PollingObserver
 
 from ...build.site import Site
 from ...languages import AUTONYMS, DEFAULT, LANGS, of_url
@@ -279,6 +282,73 @@ def cached_fragments():
         return html
 
     return cached
+
+
+def input_stamp(config) -> tuple:
+    """Size, modification time and inode of every file MkDocs reads besides the library:
+    mkdocs.yml, the hand-written pages, the theme's overrides and any folder it is told to
+    watch. Equal stamps: a preview's rebuild may leave MkDocs' own pages as they are."""
+    roots = [config.config_file_path, config.docs_dir, config.theme.custom_dir, *config.watch]
+    stamp = []
+    for root in filter(None, roots):
+        for folder, _, names in os.walk(root) if os.path.isdir(root) else [("", [], [root])]:
+            for name in sorted(names):
+                path = os.path.join(folder, name)
+                try:
+                    info = os.stat(path)
+                except OSError:
+                    continue
+                stamp.append((path, info.st_size, info.st_mtime_ns, info.st_ino))
+    return tuple(sorted(stamp))
+
+
+# What saving, creating, deleting or renaming a file is reported as: not opening or reading one
+# (the build reads the library: those events would start rebuild after rebuild).
+_CHANGES = [
+    events.FileCreatedEvent,
+    events.FileDeletedEvent,
+    events.FileMovedEvent,
+    events.FileModifiedEvent,
+    events.FileClosedEvent,
+    events.FileAttribEvent,
+]
+
+
+class _ChangeObserver(Observer):
+    """The kernel's observer, told only of changes."""
+
+    def schedule(self, handler, path, *, recursive=False, event_filter=None, **options):
+        changes = event_filter or _CHANGES
+        return super().schedule(handler, path, recursive=recursive, event_filter=changes, **options)
+
+
+def notified_watching(server) -> None:
+    """MkDocs' preview server polls what it watches every half second (stat'ing every file of
+    the library each time); where the kernel reports changes (inotify on Linux), a saved file
+    starts the rebuild at once. Polling stays where the kernel refuses (no inotify, or its
+    limit of watches reached). The paths watched so far move to the new observer."""
+    if Observer is PollingObserver or server.observer.is_alive():
+        return
+    watched = dict(server._watched_paths)  # MkDocs' own record: path -> how many watch it
+    probe = _ChangeObserver()
+    try:
+        for path in watched:
+            probe.schedule(events.FileSystemEventHandler(), path, recursive=True)
+        probe.start()
+    except OSError as exc:
+        log.debug("preview: watching by polling (%s)", exc)
+        return
+    finally:
+        if probe.is_alive():
+            probe.stop()
+            probe.join()
+    for path, count in watched.items():
+        for _ in range(count):
+            server.unwatch(path)
+    server.observer = _ChangeObserver()
+    for path, count in watched.items():
+        for _ in range(count):
+            server.watch(path)
 
 
 def standalone(document: str, marker: str) -> str:
