@@ -39,7 +39,7 @@ from ..render.renderer import ROOT_MARK
 from ..render.strings import date_text, strings_for
 from ..search.analyzer import browser_rules
 from ..search.corpus import SearchCorpus
-from ..search.engine import start_of
+from ..search.engine import Corpus, Document, start_of
 
 # Positions as text: each gap from the previous position (minus one; the first from -1) in base 32,
 # most significant digit first, every digit but the last from _MORE and the last from _LAST. A
@@ -331,15 +331,13 @@ def _unchanged(
     old_library, old_corpora, files = previous
     if old_library.taxonomy != library.taxonomy or not old_corpora:
         return None
-    documents = next(iter(corpora.values())).corpus.documents
-    before = next(iter(old_corpora.values())).corpus.documents
+    corpus, old_corpus = _corpus_of(corpora), _corpus_of(old_corpora)
+    documents, before = corpus.documents, old_corpus.documents
     if [d.id for d in documents] != [d.id for d in before]:
         return None
     if len({id(c.corpus) for c in corpora.values()}) != 1:
         return None
     same = [old == new for old, new in zip(old_library.incidents, library.incidents, strict=True)]
-    # A case whose document is as it was may still write its words otherwise (which form of a
-    # word a correction shows): its words' parts are made again too.
     edited = [
         at
         for at, (old, new) in enumerate(zip(before, documents, strict=True))
@@ -348,11 +346,32 @@ def _unchanged(
     starts = {
         start_of(word)
         for at in edited
-        for document in (before[at], documents[at])
-        for word in (*document.words, *document.lead, *document.title)
+        for word in _touched(before[at], documents[at], old_corpus.forms, corpus.forms)
     }
     cases = frozenset(range(len(documents))) - set(edited)
     return _Kept(files, cases, frozenset(starts), corpora, old_corpora)
+
+
+def _corpus_of(corpora: Mapping[str, SearchCorpus]) -> Corpus:
+    return next(iter(corpora.values())).corpus
+
+
+def _touched(old: Document, new: Document, old_forms: Mapping, new_forms: Mapping) -> set[str]:
+    """The words whose entries in the vocabulary an edit of one case may change: those it
+    gained or lost (as a word, in its lead, in its titles: the position of the case in their
+    lists), and those it writes otherwise (which form a correction shows). Without the case's
+    forms (a corpus that keeps none), every word of the case."""
+    touched = set(old.words) ^ set(new.words)
+    touched |= set(old.lead) ^ set(new.lead)
+    touched |= set(old.title) ^ set(new.title)
+    before, after = old_forms.get(old.id), new_forms.get(new.id)
+    if before is None or after is None:
+        return touched | set(old.words) | set(new.words)
+    return touched | {
+        stem
+        for stem, form in before.keys() | after.keys()
+        if before.get((stem, form)) != after.get((stem, form))
+    }
 
 
 def _part_scripts(

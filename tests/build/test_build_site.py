@@ -370,4 +370,6 @@ def test_a_rebuild_encodes_again_only_the_search_files_an_edit_touched(tmp_path,
         assert texts == [f"text:{position}"] * len(texts) and texts, new
         parts = sum(1 for f in search if f.startswith("en/search/words/"))
         assert 0 < sum(e.startswith("words:") for e in encoded) < parts, new
+        if new.endswith("zyxwv"):  # one new word: its part alone
+            assert [e for e in encoded if e.startswith("words:")] == ["words:zy"]
         site = after

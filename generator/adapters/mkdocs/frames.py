@@ -70,7 +70,11 @@ class Frame:
 class Framer:
     """Draws frames with MkDocs' objects of one build and fills them for the core's pages."""
 
-    def __init__(self, config, env, nav, files, site: Site, known: Collection[str]) -> None:
+    def __init__(
+        self, config, env, nav, files, site: Site, known: Collection[str], alternates=None
+    ) -> None:
+        """`alternates`: the language links an earlier framer worked out for the same pages
+        (`known`), kept by a preview between rebuilds."""
         self.config, self.env, self.nav, self.site, self.known = config, env, nav, site, known
         self.pages = files.documentation_pages()
         base = str(config.site_url or "")
@@ -80,14 +84,14 @@ class Framer:
         nonce = secrets.token_hex(8)
         self.token = f"il{nonce}{{}}0".format  # the name is letters: the 0 ends it
         self.tokens = re.compile(rf"il{nonce}([a-z]+)0")
-        self._alternates: dict[str, list[dict[str, str]]] = {}
+        self.found: dict[str, list[dict[str, str]]] = {} if alternates is None else alternates
 
     def alternates(self, page: Page) -> list[dict[str, str]]:
         """The page in each language (`support.alternates`), worked out once per page: its key
         and its values both need them, and the workers inherit what the key found."""
-        found = self._alternates.get(page.url)
+        found = self.found.get(page.url)
         if found is None:
-            found = self._alternates[page.url] = support.alternates(page.url, self.known)
+            found = self.found[page.url] = support.alternates(page.url, self.known)
         return found
 
     def key(self, page: Page) -> Key:

@@ -33,6 +33,7 @@ class Shell:
     files: Any
     env: Any
     stamp: tuple
+    alternates: dict  # each framed page's language links (frames.Framer), for the same pages
 
 
 class Preview:
@@ -48,8 +49,8 @@ class Preview:
         self.shell = None
         self.stamp = support.input_stamp(config)
 
-    def built(self, config, nav, files, env) -> None:
-        self.shell = Shell(config, nav, files, env, self.stamp)
+    def built(self, config, nav, files, env, alternates: dict) -> None:
+        self.shell = Shell(config, nav, files, env, self.stamp, alternates)
 
     def rebuild(self, plugin) -> bool:
         """Rebuild the plugin's site and write what changed; False when MkDocs must build (and
@@ -73,7 +74,9 @@ class Preview:
         files = site.files_changed_since(previous)
         support.log_warnings(site.warnings)
         support.log_build(site, serial, changed, True)
-        framer = frames.Framer(shell.config, shell.env, shell.nav, shell.files, site, plugin.known)
+        framer = frames.Framer(
+            shell.config, shell.env, shell.nav, shell.files, site, plugin.known, shell.alternates
+        )
         plugin.frames = frames.write(framer, serial, plugin.frames, changed, files)
         plugin.site, plugin.changed, plugin.changed_files = site, changed, files
         return True

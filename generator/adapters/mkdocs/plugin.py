@@ -121,7 +121,7 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
             framer, self.executor, self.frames, self.changed, self.changed_files
         )
         if self.command == "serve" and self.dirty:
-            self.preview.built(config, nav, files, env)
+            self.preview.built(config, nav, files, env, framer.found)
 
     def on_post_page(self, output, page, config):
         generated = self.site.page(page.file.dest_uri)
