@@ -90,29 +90,35 @@ def _check_project(
             todo.append(index)
     entries = cache.entries if cache is not None else {}
 
-    def check(n: int) -> tuple[FileOutcome, tuple | None, bool]:
-        """One file: (outcome, cache key, whether it came from the cache)."""
+    def check(n: int) -> tuple[FileOutcome, tuple | None, bool, bytes | None]:
+        """One file: (outcome, cache key, whether it came from the cache, how the cache's file
+        writes it)."""
         path, display = files[todo[n]]
         read = _read(path, display)
         if isinstance(read, FileOutcome):
-            return read, None, False
+            return read, None, False, None
         entry = key(display, read, context)
         hit = entries.get(entry)
         if hit is not None:
-            return hit, entry, True
+            return hit, entry, True, None
         outcome = _check_bytes(read, path, display, taxonomy, today)
         # A summary is all `incidents check` keeps, and far cheaper to send back from a worker.
-        return (outcome.summary() if summaries else outcome), entry, False
+        if summaries:
+            outcome = outcome.summary()
+        encoded = cache.encoded(entry, outcome) if cache is not None else None
+        return outcome, entry, False, encoded
 
     # Reading, parsing and validating is nearly all of the work and each file stands alone:
     # with two processors, forked workers share the files (see executor.py).
-    for index, (outcome, entry, hit) in zip(todo, executor.map(check, len(todo)), strict=True):
+    for index, (outcome, entry, hit, encoded) in zip(
+        todo, executor.map(check, len(todo)), strict=True
+    ):
         outcomes[index] = outcome
         if cache is not None and entry is not None:
             if hit:
                 cache.get(entry)  # marks the entry as used
             else:
-                cache.put(entry, outcome)
+                cache.put(entry, outcome, encoded)
             cache.record(files[index][1], stats[index], entry)
     if cache is not None:
         cache.save()

@@ -184,3 +184,21 @@ def test_check_without_a_cache_keeps_summaries_and_collects_garbage_in_bulk(
     )
     assert seen == {"threshold": executor_module.BULK_THRESHOLDS, "metas": {MetaSummary}}
     assert gc.get_threshold() == usual
+
+
+def test_entries_encoded_where_they_were_checked_are_written_as_loaded_ones_are(
+    project: Project, tmp_path
+):
+    """The workers encode the entries they check (writing 20,000 of them took a second in one
+    process); the file is the one JSON document the cache read back would write, byte for
+    byte, and one `json.dumps` of the whole would give."""
+    project.add_incident()
+    project.add_incident("second-incident")
+    assert run(project.root).exit_code == 0
+    written = (project.root / check_cache.CACHE_FILE).read_bytes()
+    loaded = check_cache.CheckCache(project.root / check_cache.CACHE_FILE, summaries=True)
+    assert len(loaded.entries) == 4 and loaded.written == {}
+    loaded._write(tmp_path / "again.json")
+    assert (tmp_path / "again.json").read_bytes() == written
+    whole = json.dumps(json.loads(written), ensure_ascii=False, separators=(",", ":"))
+    assert whole.encode("utf-8") == written
