@@ -146,7 +146,13 @@ def build_library(
 
     by_id = {i.id: i for i in ordered}
     related: dict[str, tuple[Related, ...]] = {}
-    if previous is not None and _ranked_alike(previous, taxonomy, ordered, own_terms):
+    # What depends on the cases' order and terms alone is `previous`'s when those are (a
+    # preview's edit of a case's text): the ranking reads the descriptive terms, the pairs and
+    # the terms seen together read every facet's.
+    every_facet = tuple(f.id for f in taxonomy.facets)
+    ranked_alike = _alike(previous, taxonomy, ordered, terms_of, descriptive)
+    tagged_alike = ranked_alike and _alike(previous, taxonomy, ordered, terms_of, every_facet)
+    if ranked_alike:
         ranked = [[r.incident.id for r in previous.related(i)] for i in ordered]
     elif executor is not None:
         ranked = executor.map(rank_related, len(ordered))
@@ -158,6 +164,28 @@ def build_library(
             Related(by_id[i], tuple(t for t in own_terms(by_id[i]) if t.key in keys)) for i in ids
         )
 
+    if tagged_alike:
+        assert previous is not None
+        pairs, cooccurring = dict(previous._pairs), dict(previous._cooccurring)
+    else:
+        pairs, cooccurring = _pairs_and_cooccurring(taxonomy, ordered, terms_of, own_terms)
+    return Library(
+        taxonomy=taxonomy,
+        incidents=ordered,
+        _by_id=MappingProxyType(by_id),
+        _rank=MappingProxyType(rank),
+        _by_term=MappingProxyType(by_term_frozen),
+        _terms_of=MappingProxyType(terms_of),
+        _related=MappingProxyType(related),
+        _cooccurring=MappingProxyType(cooccurring),
+        _pairs=MappingProxyType(dict(pairs)),
+    )
+
+
+def _pairs_and_cooccurring(taxonomy: Taxonomy, ordered, terms_of, own_terms) -> tuple:
+    """How many cases each pair of descriptive terms shares, and each term's most frequent
+    companions of every other descriptive facet."""
+    descriptive = tuple(f.id for f in taxonomy.descriptive)
     pairs: Counter = Counter()
     together: dict[tuple[str, str], dict[str, Counter]] = defaultdict(lambda: defaultdict(Counter))
     for incident in ordered:
@@ -183,27 +211,17 @@ def build_library(
             for facet in descriptive
             if by_facet.get(facet)
         )
-    return Library(
-        taxonomy=taxonomy,
-        incidents=ordered,
-        _by_id=MappingProxyType(by_id),
-        _rank=MappingProxyType(rank),
-        _by_term=MappingProxyType(by_term_frozen),
-        _terms_of=MappingProxyType(terms_of),
-        _related=MappingProxyType(related),
-        _cooccurring=MappingProxyType(cooccurring),
-        _pairs=MappingProxyType(dict(pairs)),
-    )
+    return pairs, cooccurring
 
 
-def _ranked_alike(previous: Library, taxonomy: Taxonomy, ordered, own_terms) -> bool:
-    """Whether ranking related cases would give `previous`'s answer: it reads only the cases'
-    order and their descriptive terms."""
-    if previous.taxonomy != taxonomy or len(previous.incidents) != len(ordered):
+def _alike(
+    previous: Library | None, taxonomy: Taxonomy, ordered, terms_of, facets: tuple[str, ...]
+) -> bool:
+    """Whether `ordered` are `previous`'s cases in its order, under the same taxonomy, each
+    with the terms of `facets` it had there."""
+    if previous is None or previous.taxonomy != taxonomy or len(previous.incidents) != len(ordered):
         return False
-    return all(
-        old.id == new.id
-        and tuple(t.key for t in previous.descriptive_terms(old))
-        == tuple(t.key for t in own_terms(new))
-        for old, new in zip(previous.incidents, ordered, strict=True)
+    old = previous._terms_of
+    return all(a.id == b.id for a, b in zip(previous.incidents, ordered, strict=True)) and all(
+        old.get((i.id, f)) == terms_of[(i.id, f)] for i in ordered for f in facets
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..model.library import Library
 from ..model.taxonomy import Term
@@ -30,6 +30,11 @@ class Layout:
 
     key: tuple
     positions: dict[tuple[str, str], tuple[float, float]]
+    # Where each case sits, by (its id, its drawn terms' indexes): a function of those and of
+    # `positions`, so worked out once for both languages and for a preview's rebuilds.
+    cases: dict[tuple[str, tuple[int, ...]], tuple[float, float]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
 
 def layout_terms(library: Library, previous: Layout | None = None) -> Layout:
@@ -118,6 +123,18 @@ def _fit(points: dict, margin: float) -> dict:
     return out
 
 
+def _case_position(case_id: str, own: list[int], keys, term_positions) -> tuple[float, float]:
+    """A case sits amid its drawn terms (the middle without any), jittered by its id, clear of
+    every term node."""
+    if own:
+        cx = sum(term_positions[keys[i]][0] for i in own) / len(own)
+        cy = sum(term_positions[keys[i]][1] for i in own) / len(own)
+    else:
+        cx, cy = WIDTH / 2, HEIGHT / 2
+    jx, jy = _jitter(case_id)
+    return _clear_of_terms(cx + jx * 60, cy + jy * 60, term_positions.values())
+
+
 def _clear_of_terms(x: float, y: float, terms, gap: float = 26.0) -> tuple[float, float]:
     """Nudge a case node off any term node it would cover, so both stay clickable."""
     for _ in range(8):
@@ -152,13 +169,10 @@ def graph_payload(library: Library, lang: str, layout: Layout) -> dict:
     cases = []
     for incident in library.incidents:
         own = [index[t.key] for t in library.descriptive_terms(incident) if t.key in index]
-        if own:
-            cx = sum(term_positions[keys[i]][0] for i in own) / len(own)
-            cy = sum(term_positions[keys[i]][1] for i in own) / len(own)
-        else:
-            cx, cy = WIDTH / 2, HEIGHT / 2
-        jx, jy = _jitter(incident.id)
-        x, y = _clear_of_terms(cx + jx * 60, cy + jy * 60, term_positions.values())
+        at = (incident.id, tuple(own))
+        if at not in layout.cases:
+            layout.cases[at] = _case_position(incident.id, own, keys, term_positions)
+        x, y = layout.cases[at]
         cases.append(
             {
                 "id": incident.id,

@@ -358,6 +358,45 @@ class TestRelated:
         for incident in fresh.incidents:
             assert retagged.related(retagged.incident(incident.id)) == fresh.related(incident)
 
+    def test_a_preview_keeps_the_pairs_and_companions_while_every_facet_stays(self, monkeypatch):
+        """Pairs and the terms seen together read every facet's terms: an edit of a case's text
+        keeps them (nothing is counted); a case's organization (a context facet) counts again,
+        and equals a fresh build's."""
+        import generator.model.library as library_module
+
+        def cases(organization_of_2: str = "acme"):
+            return [
+                make(
+                    f"case-{n}",
+                    f"2024-01-{n + 1:02d}",
+                    organization=organization_of_2 if n == 2 else "acme",
+                    cause=(("gpu-failure", "faulty-change")[n % 2],),
+                )
+                for n in range(6)
+            ]
+
+        def same(a, b) -> None:
+            assert dict(a.pairs()) == dict(b.pairs())
+            for facet in TAX.facets:
+                for term in facet.terms:
+                    assert a.cooccurring(term) == b.cooccurring(term)
+
+        first = build_library(TAX, cases())
+        counted = library_module._pairs_and_cooccurring
+        calls: list[int] = []
+
+        def counting(*args):
+            calls.append(1)
+            return counted(*args)
+
+        monkeypatch.setattr(library_module, "_pairs_and_cooccurring", counting)
+        edited = [replace(c, path=c.path + "#edited") for c in cases()]
+        same(build_library(TAX, edited, previous=first), first)
+        assert calls == []
+        moved = build_library(TAX, cases("globex"), previous=first)
+        assert calls == [1]
+        same(moved, build_library(TAX, cases("globex")))
+
 
 class TestCooccurrence:
     @pytest.fixture(scope="class")

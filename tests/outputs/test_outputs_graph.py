@@ -222,3 +222,31 @@ class TestPayload:
 
     def test_deterministic(self):
         assert self.payload() == graph_payload(build_library(TAX, INCIDENTS[::-1]), "en", LAYOUT)
+
+
+class TestCasePositions:
+    def test_worked_out_once_per_case_for_both_languages_and_a_reused_layout(self, monkeypatch):
+        """A case's position is a function of its id, its drawn terms and the layout: both
+        languages and a preview's rebuild (whose layout is reused) take it from the layout,
+        and give what a fresh layout gives."""
+        import generator.outputs.graph as graph_module
+
+        fresh = {lang: graph_payload(LIBRARY, lang, layout_terms(LIBRARY)) for lang in ("en", "ko")}
+        layout = layout_terms(LIBRARY)
+        real = graph_module._clear_of_terms
+        calls: list[int] = []
+
+        def counting(*args, **kwargs):
+            calls.append(1)
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(graph_module, "_clear_of_terms", counting)
+        for lang in ("en", "ko"):
+            assert graph_payload(LIBRARY, lang, layout) == fresh[lang]
+        assert len(calls) == len(LIBRARY.incidents)
+        edited = [dataclasses.replace(INCIDENTS[0], path="incidents/moved.md"), *INCIDENTS[1:]]
+        again = build_library(TAX, edited)
+        reused = layout_terms(again, previous=layout)
+        assert reused is layout
+        assert graph_payload(again, "en", reused) == fresh["en"]
+        assert len(calls) == len(LIBRARY.incidents)
