@@ -104,17 +104,24 @@ def build_index(
     unchanged: Mapping[str, Document] = EMPTY,
     forms: Mapping[str, Mapping[tuple[str, str], int]] = EMPTY,
     keep_forms: bool = False,
+    previous: Corpus | None = None,
 ) -> Corpus:
     """The library's cases as the engine searches them: every language's words in one index,
     the same for the Korean and the English pages. `unchanged`: documents of a previous build
     whose incidents (and taxonomy) are the same, whose words need not be worked out again;
     `forms`: how those cases write their words (a previous corpus's `forms`). `keep_forms`
-    keeps each case's in the corpus for the next rebuild (a preview; a build needs none)."""
+    keeps each case's in the corpus for the next rebuild (a preview; a build needs none), and
+    their sum. `previous` (the corpus `unchanged` and `forms` come from): its postings and that
+    sum are changed where cases differ, not worked out again."""
     analyzer = analyzer or default_analyzer()
     synonyms = synonym_groups((), analyzer)
     documents = []
-    totals: dict[tuple[str, str], int] = {}  # how all cases write their words
+    # How all cases write their words: the previous corpus's sum, less the cases not kept
+    # (below), or added up here.
+    last = previous.totals if previous is not None and keep_forms else None
+    totals: dict[tuple[str, str], int] = dict(last) if last is not None else {}
     kept: dict[str, Mapping[tuple[str, str], int]] = {}  # how each case does, if kept
+    reused: set[str] = set()  # the cases whose forms are counted in `last`
     for order, incident in enumerate(library.incidents):
         terms = MappingProxyType({f.id: incident.term_ids(f.id) for f in library.taxonomy.facets})
         old = unchanged.get(incident.id)
@@ -125,8 +132,11 @@ def build_index(
             body, body_forms = analyzer.document(body_text(incident))
             for key, times in body_forms.items():
                 case_forms[key] = case_forms.get(key, 0) + times
-        for key, times in case_forms.items():
-            totals[key] = totals.get(key, 0) + times
+            _add(totals, case_forms, 1)
+        elif last is None:
+            _add(totals, case_forms, 1)
+        else:
+            reused.add(incident.id)
         if keep_forms:
             kept[incident.id] = case_forms
         if old is not None:
@@ -144,8 +154,24 @@ def build_index(
                 title=tuple(sorted(set(title))),
             )
         )
+    if last is not None:
+        for case_id, case_forms in forms.items():
+            if case_id not in reused:
+                _add(totals, case_forms, -1)
     shown, names = most_written([totals]), term_names(library, analyzer)
-    return Corpus(documents, synonyms, shown, names, MappingProxyType(kept) if keep_forms else None)
+    if not keep_forms:
+        return Corpus(documents, synonyms, shown, names)
+    return Corpus(documents, synonyms, shown, names, MappingProxyType(kept), previous, totals)
+
+
+def _add(totals: dict[tuple[str, str], int], forms: Mapping[tuple[str, str], int], sign: int):
+    """Add (sign 1) or take away (-1) one case's forms; a form no case writes is dropped."""
+    for key, times in forms.items():
+        left = totals.get(key, 0) + sign * times
+        if left:
+            totals[key] = left
+        else:
+            del totals[key]
 
 
 def build_corpus(
@@ -178,7 +204,9 @@ def build_corpora(
         corpora = previous[1]
         first = next(iter(corpora.values())).corpus
         documents = {d.id: d for d in first.documents if d.id in same}
-        index = build_index(library, unchanged=documents, forms=first.forms, keep_forms=keep_forms)
+        index = build_index(
+            library, unchanged=documents, forms=first.forms, keep_forms=keep_forms, previous=first
+        )
         return {
             lang: build_corpus(
                 library,

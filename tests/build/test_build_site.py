@@ -372,4 +372,10 @@ def test_a_rebuild_encodes_again_only_the_search_files_an_edit_touched(tmp_path,
         assert 0 < sum(e.startswith("words:") for e in encoded) < parts, new
         if new.endswith("zyxwv"):  # one new word: its part alone
             assert [e for e in encoded if e.startswith("words:")] == ["words:zy"]
+        # The index changed where the edit changed it (engine._edited_postings, the sum of
+        # how cases write their words) is a fresh one.
+        mine, theirs = after.corpora["en"].corpus, fresh.corpora["en"].corpus
+        assert mine.vocabulary == theirs.vocabulary, new
+        assert mine._postings == theirs._postings, new
+        assert (mine.totals, mine.shown) == (theirs.totals, theirs.shown), new
         site = after
