@@ -103,7 +103,10 @@ class FileOutcome:
 
     def summary(self) -> FileOutcome:
         """The same outcome with only what the checks across files need: small to store, fast
-        to load (a cache of summaries lets `incidents check` skip unchanged files cheaply)."""
+        to load (a cache of summaries lets `incidents check` skip unchanged files cheaply).
+        A summary is its own summary (a worker sends one back, and the cache keeps it)."""
+        if isinstance(self.meta, MetaSummary | None) and isinstance(self.text, TextSummary | None):
+            return self
         meta = self.meta and MetaSummary(
             self.meta.id,
             self.meta.lang,

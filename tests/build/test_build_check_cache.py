@@ -202,3 +202,22 @@ def test_entries_encoded_where_they_were_checked_are_written_as_loaded_ones_are(
     assert (tmp_path / "again.json").read_bytes() == written
     whole = json.dumps(json.loads(written), ensure_ascii=False, separators=(",", ":"))
     assert whole.encode("utf-8") == written
+
+
+def test_a_summary_is_its_own_summary(project: Project):
+    """A worker sends a summary back and the cache keeps it as it is (making it again was
+    20,000 new objects in the one process, at 10,000 incidents)."""
+    from datetime import date
+
+    from generator.build.check import _check_bytes
+    from generator.load.project import ProjectPaths, load_taxonomy
+
+    path = project.add_incident()
+    taxonomy, _ = load_taxonomy(ProjectPaths.at(project.root))
+    full = _check_bytes(
+        path.read_bytes(), path, "incidents/acme-gpu-outage.md", taxonomy, date.today()
+    )
+    summary = full.summary()
+    assert summary != full and summary.meta is not None and summary.text is not None
+    assert summary.summary() is summary
+    assert full.summary() == summary
