@@ -6,6 +6,7 @@ generated from the same definition that builds it and the two cannot drift apart
 
 from __future__ import annotations
 
+import functools
 import json
 from xml.sax.saxutils import escape, quoteattr
 
@@ -185,10 +186,27 @@ def _json(value) -> str:
     return json.dumps(value, ensure_ascii=False, indent=1, sort_keys=False) + "\n"
 
 
+def _incidents_json(export: IncidentsExport) -> str:
+    """The export as JSON with one incident per line, each written compactly by pydantic's own
+    serializer: a reader, grep or a diff still goes case by case (an indented json.dumps of the
+    whole, which Python writes character by character, was half of the exports' time at 10,000
+    cases; this is a fifth of it)."""
+    compact = functools.partial(json.dumps, ensure_ascii=False, separators=(",", ":"))
+    head = export.model_dump(mode="json", exclude={"incidents"})
+    fields = []
+    for name in type(export).model_fields:
+        if name == "incidents":
+            rows = ",\n".join(row.model_dump_json() for row in export.incidents)
+            fields.append(f'"incidents":[\n{rows}\n]' if rows else '"incidents":[]')
+        else:
+            fields.append(f"{compact(name)}:{compact(head[name])}")
+    return "{\n" + ",\n".join(fields) + "\n}\n"
+
+
 def api_files(library: Library) -> dict[str, str]:
     """Site-relative path -> content of every file under /api/."""
     return {
-        "api/incidents.json": _json(incidents_export(library).model_dump(mode="json")),
+        "api/incidents.json": _incidents_json(incidents_export(library)),
         "api/incidents.schema.json": _json(IncidentsExport.model_json_schema()),
         "api/taxonomy.json": _json(taxonomy_export(library).model_dump(mode="json")),
         "api/taxonomy.schema.json": _json(TaxonomyExport.model_json_schema()),
