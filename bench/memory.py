@@ -22,15 +22,18 @@ import generator.build.site as site  # noqa: E402
 from generator.build.executor import default_executor  # noqa: E402
 from generator.load.project import ProjectPaths  # noqa: E402
 
+# The build's stages as generator/build/site.py calls them, in order (tests/bench holds the names
+# to the module's): the render starts on the workers, the build process makes the layout, the
+# corpus and the files meanwhile, then gathers the rendered pages.
 STAGES = (
     "check_project",
     "build_library",
     "build_pages",
-    "_render",
+    "_start_render",
     "layout_terms",
     "build_corpora",
-    "_cards",
     "_files",
+    "_rendered",
 )
 
 

@@ -282,8 +282,7 @@ def _files(
         graph = as_script("graph", graph_payload(library, lang, layout))
         files[f"{lang}/search/graph.js"] = graph.encode("utf-8")
     if outputs:
-        for path, text in api_files(library).items():
-            files[path] = text.encode("utf-8")
+        files.update(api_files(library))
         for lang in LANGS:
             files[f"{lang}/feed.xml"] = atom_feed(library, lang, options.site_url).encode("utf-8")
         for path, text in markdown_files(library, options.site_url).items():

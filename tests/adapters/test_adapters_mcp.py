@@ -174,9 +174,9 @@ def test_search_over_stdio_gives_the_sites_order_for_every_query(library):
 
 
 def test_serving_a_sites_exports(library, tmp_path):
-    for path, text in api_files(library).items():
+    for path, data in api_files(library).items():
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_text(text, encoding="utf-8")
+        (tmp_path / path).write_bytes(data)
 
     async def body(client):
         return await client.call_tool(

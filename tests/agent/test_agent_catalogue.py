@@ -117,9 +117,9 @@ def test_bad_arguments_are_clear_errors(catalogue, call, message, suggestion):
 
 
 def test_the_exports_give_back_the_same_library(library, tmp_path):
-    for path, text in api_files(library).items():
+    for path, data in api_files(library).items():
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_text(text, encoding="utf-8")
+        (tmp_path / path).write_bytes(data)
     again = library_from_export(tmp_path / "api")
     assert again.taxonomy.facets == library.taxonomy.facets
     assert [i.meta for i in again.incidents] == [i.meta for i in library.incidents]

@@ -62,3 +62,13 @@ def test_every_summary_fits_the_limit_at_the_benchmarks_largest_size():
         incident = generate.make_incident(number - 1, 1, set())
         assert incident.id.endswith(f"-{number:05d}")
         assert max(len(text) for text in incident.summaries.values()) <= SUMMARY_LIMIT
+
+
+def test_the_memory_script_watches_stages_the_build_has():
+    """bench/memory.py wraps the build's stages by name: a renamed stage broke it unnoticed."""
+    import memory
+
+    import generator.build.site as site
+
+    missing = [name for name in memory.STAGES if not callable(getattr(site, name, None))]
+    assert missing == []

@@ -103,14 +103,14 @@ class TestApiFiles:
             "api/taxonomy.json",
             "api/taxonomy.schema.json",
         ]
-        assert all(text.endswith("\n") for text in FILES.values())
+        assert all(data.endswith(b"\n") for data in FILES.values())
 
     def test_incidents_json_has_a_line_per_incident(self):
         """The export is the model's dump, one incident per line (each written by pydantic's
         serializer; an indented json.dumps was half of the exports' time at 10,000 cases)."""
         from generator.outputs.exports import incidents_export
 
-        text = FILES["api/incidents.json"]
+        text = FILES["api/incidents.json"].decode("utf-8")
         assert json.loads(text) == incidents_export(LIBRARY).model_dump(mode="json")
         lines = text.split("\n")
         rows = [line for line in lines if line.startswith('{"id":')]
@@ -118,7 +118,7 @@ class TestApiFiles:
             i.id for i in LIBRARY.incidents
         ]
         assert lines[:3] == ["{", '"version":1,', f'"count":{len(INCIDENTS)},']
-        empty = api_files(build_library(TAX, []))["api/incidents.json"]
+        empty = api_files(build_library(TAX, []))["api/incidents.json"].decode("utf-8")
         assert json.loads(empty)["incidents"] == [] and '"incidents":[]' in empty
 
     @pytest.mark.parametrize("name", ["incidents", "taxonomy"])
@@ -208,7 +208,8 @@ class TestApiFiles:
         assert api_files(LIBRARY) == FILES
 
     def test_unicode_is_written_as_is(self):
-        assert "GPU 드라이버" in FILES["api/taxonomy.json"]
+        assert "GPU 드라이버" in FILES["api/taxonomy.json"].decode("utf-8")
+        assert "GPU 드라이버" in FILES["api/incidents.json"].decode("utf-8")
 
 
 class TestAtomFeed:
