@@ -67,12 +67,27 @@ class PageWatch:
 AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
 
 
+def settle(page) -> None:
+    """Wait for the frames a scroll or click starts and for every transition they run to end: a
+    control fading in (Material's back-to-top button, 125 ms, once the page scrolls up) would be
+    judged at a contrast it only passes through (a case page's axe test failed so, once, under
+    the load of the whole suite). Endless animations (a loading spinner) are not waited for."""
+    page.evaluate(
+        "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    )
+    page.wait_for_function(
+        """() => document.getAnimations().every(a => a.playState !== 'running'
+            || (a.effect && a.effect.getComputedTiming().iterations === Infinity))"""
+    )
+
+
 def axe_results(page, passes: bool = False) -> dict:
     """axe-core's results for the page, which must have been opened with `bypass_csp=True`: axe is
     injected as an inline script, which the site's own policy rightly refuses. Unless `passes`,
     only violations are gathered in full (`resultTypes`): axe then skips working out selectors for
     every element that passes, which changes no violation found and takes a fraction of the time
     on the library pages."""
+    settle(page)
     page.add_script_tag(path=str(AXE))
     options = "{}" if passes else "{resultTypes: ['violations']}"
     script = f"async () => JSON.stringify(await axe.run(document, {options}))"

@@ -101,3 +101,23 @@ def test_axe_finds_no_serious_or_critical_violation(chromium, site, url):
             found += [f"{width} px {scheme}: {v}" for v in serious_violations(page)]
             context.close()
     assert found == []
+
+
+def test_axe_judges_a_page_once_its_transitions_end_and_never_waits_for_a_spinner(chromium):
+    """`settle`, which runs before every axe check: a control fading in is judged at its final
+    colours (a back-to-top button caught mid-fade failed a contrast check once), and an endless
+    animation does not hold it up."""
+    from browser import settle
+
+    page = chromium.new_page()
+    page.set_content(
+        "<style>#b{opacity:0;transition:opacity 300ms}#b.on{opacity:1}"
+        "#s{animation:turn 1s linear infinite}@keyframes turn{to{transform:rotate(1turn)}}"
+        "</style><div id=s>.</div><button id=b>Top</button>"
+    )
+    page.evaluate(
+        "() => requestAnimationFrame(() => document.getElementById('b').className = 'on')"
+    )
+    settle(page)
+    assert page.evaluate("() => getComputedStyle(document.getElementById('b')).opacity") == "1"
+    page.close()
