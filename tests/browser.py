@@ -9,6 +9,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import urlsplit
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -55,13 +56,137 @@ class PageWatch:
         self.errors: list[str] = []
         self.requests: list[str] = []
         self.messages: list[str] = []  # every console message, for failure reports
-        page.on("console", lambda m: self.messages.append(f"{m.type}: {m.text}"))
-        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: self.errors.append(str(e)))
-        page.on("request", lambda r: self.requests.append(r.url))
+        self._page = page
+        self._handlers = (
+            ("console", self._console),
+            ("pageerror", lambda e: self.errors.append(str(e))),
+            ("request", lambda r: self.requests.append(r.url)),
+        )
+        for event, handler in self._handlers:
+            page.on(event, handler)
+
+    def _console(self, message) -> None:
+        self.messages.append(f"{message.type}: {message.text}")
+        if message.type == "error":
+            self.errors.append(message.text)
+
+    def detach(self) -> None:
+        """Stop watching (the page goes on to another test)."""
+        for event, handler in self._handlers:
+            self._page.remove_listener(event, handler)
 
     def foreign_requests(self, base: str) -> list[str]:
         return [u for u in self.requests if not (u.startswith(base) or u.startswith("data:"))]
+
+
+class Tab:
+    """A page of its own browser context, handed to one test at a time by `Pages`. It stands in
+    for the context a test would have made: `close()` gives the page back, and the context's
+    other methods are the context's, except that a test calling one that `reset` cannot undo
+    (an init script, a CDP session) makes the page its own, closed with the test."""
+
+    # Context methods whose effect `Pages.reset` undoes.
+    RESETTABLE = frozenset({"grant_permissions", "clear_permissions", "cookies", "clear_cookies"})
+
+    def __init__(self, pages: Pages, key: tuple, context, page) -> None:
+        self.pages, self.key, self.context, self.page = pages, key, context, page
+        self.watch: PageWatch | None = None
+        self.kept = True  # False once a test did something `reset` cannot undo
+
+    def __getattr__(self, name: str):
+        if name not in self.RESETTABLE:
+            self.kept = False
+        return getattr(self.context, name)
+
+    def close(self) -> None:
+        self.pages.give_back(self)
+
+
+class Pages:
+    """The browser tests' pages, each in a context of its own as a new context would be, but
+    reused: a page a test has finished with is reset (blank, its origins' storage, cookies,
+    permissions, HTTP cache and routes cleared, its viewport and media restored) and handed to
+    the next test that asks for the same context options. A new context costs Chromium about
+    0.7 s of CPU for a library page (a renderer started, the theme's and the library's scripts
+    compiled cold); a reset page about 0.25 s (measured in bench/README.md, "make test").
+    Tests that need a context no reset can return to new (an init script, dialogs handled,
+    a CDP session of their own) make one from `chromium` or mark their `Tab` not kept."""
+
+    IDLE = 6  # pages kept for later tests, the least recently used closed first (memory)
+
+    def __init__(self, browser) -> None:
+        self.browser = browser
+        self.idle: list[Tab] = []  # least recently given back first
+
+    @staticmethod
+    def key(url: str | None, options: dict) -> tuple:
+        scheme = url.split(":", 1)[0] if url else ""  # http and file pages use other renderers
+        return (scheme, json.dumps(options, sort_keys=True, default=str))
+
+    def open(self, url: str | None = None, **options) -> tuple[Tab, object, PageWatch]:
+        """A page with these context options, watched, at `url` if one is given."""
+        key = self.key(url, options)
+        idle = [tab for tab in self.idle if tab.key == key]
+        if idle:
+            tab = idle[-1]
+            self.idle.remove(tab)
+        else:
+            context = self.browser.new_context(**options)
+            tab = Tab(self, key, context, context.new_page())
+        tab.kept = True
+        tab.watch = PageWatch(tab.page)
+        if url is not None:
+            tab.page.goto(url)
+        return tab, tab.page, tab.watch
+
+    def give_back(self, tab: Tab) -> None:
+        try:
+            kept = tab.kept and self.reset(tab)
+        except Exception:  # noqa: BLE001 - a page that cannot be reset is not reused
+            kept = False
+        if not kept:
+            tab.context.close()
+            return
+        self.idle.append(tab)
+        while len(self.idle) > self.IDLE:
+            self.idle.pop(0).context.close()
+
+    def reset(self, tab: Tab) -> bool:
+        """Return the page to what a new context's page is; False if it cannot be."""
+        page, context, options = tab.page, tab.context, json.loads(tab.key[1])
+        if page.is_closed() or len(context.pages) != 1:
+            return False
+        origins = {_origin(url) for url in tab.watch.requests} - {None}
+        tab.watch.detach()
+        page.unroute_all(behavior="ignoreErrors")
+        page.goto("about:blank")
+        # A session for the reset only: one left attached would change the page (Chromium then
+        # drops an emulated media type when the page navigates).
+        cdp = context.new_cdp_session(page)
+        for origin in origins:
+            cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+        cdp.send("Network.clearBrowserCache")
+        cdp.detach()
+        context.clear_cookies()
+        context.clear_permissions()
+        page.emulate_media(media="null", color_scheme=options.get("color_scheme", "light"))
+        viewport = options.get("viewport", {"width": 1280, "height": 720})
+        if page.viewport_size != viewport:
+            page.set_viewport_size(viewport)
+        return True
+
+    def close(self) -> None:
+        for tab in self.idle:
+            tab.context.close()
+        self.idle.clear()
+
+
+def _origin(url: str) -> str | None:
+    """The storage origin of a requested URL (file: pages share one), None for data: and blank."""
+    parts = urlsplit(url)
+    if parts.scheme == "file":
+        return "file://"
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") else None
 
 
 AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"

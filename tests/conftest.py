@@ -269,6 +269,16 @@ def chromium():
         browser.close()
 
 
+@pytest.fixture(scope="session")
+def pages(chromium):
+    """Pages in contexts of their own, reused between tests once reset (tests/browser.py)."""
+    from browser import Pages
+
+    pool = Pages(chromium)
+    yield pool
+    pool.close()
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Project:
     """An empty project with the small test taxonomy."""

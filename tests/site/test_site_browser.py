@@ -3,30 +3,26 @@
 from __future__ import annotations
 
 import pytest
-from browser import PageWatch, serious_violations
+from browser import serious_violations
 
 CASE = "acme-gpu-outage-01"
 
 
-def open_page(chromium, url: str, **context_options):
-    context = chromium.new_context(**context_options)
-    page = context.new_page()
-    watch = PageWatch(page)
-    page.goto(url)
-    return context, page, watch
+def open_page(pages, url: str, **context_options):
+    return pages.open(url, **context_options)
 
 
 @pytest.mark.parametrize(("locale", "lang"), [("ko-KR", "ko"), ("en-US", "en"), ("de-DE", "ko")])
-def test_root_sends_readers_to_their_language(chromium, base, locale, lang):
-    context, page, watch = open_page(chromium, base + "index.html", locale=locale)
+def test_root_sends_readers_to_their_language(pages, base, locale, lang):
+    context, page, watch = open_page(pages, base + "index.html", locale=locale)
     page.wait_for_url(f"**/{lang}/index.html")
     assert page.locator("html").get_attribute("lang") == lang
     assert watch.errors == []
     context.close()
 
 
-def test_reader_goes_from_home_to_a_case_and_switches_language(chromium, base):
-    context, page, watch = open_page(chromium, base + "ko/page/2.html")
+def test_reader_goes_from_home_to_a_case_and_switches_language(pages, base):
+    context, page, watch = open_page(pages, base + "ko/page/2.html")
     page.click(f'.il-card[data-case="{CASE}"] .il-card__title a')
     page.wait_for_url(f"**/ko/cases/{CASE}.html")
     assert page.locator("article h1").inner_text() == "애크미: GPU 이탈"
@@ -43,8 +39,8 @@ def test_reader_goes_from_home_to_a_case_and_switches_language(chromium, base):
     context.close()
 
 
-def test_pages_work_without_javascript(chromium, base):
-    context, page, _ = open_page(chromium, base + "en/index.html", java_script_enabled=False)
+def test_pages_work_without_javascript(pages, base):
+    context, page, _ = open_page(pages, base + "en/index.html", java_script_enabled=False)
     assert page.locator(".il-card").count() == 20
     page.click(".il-pagination a[rel=next]")
     page.wait_for_url("**/en/page/2.html")
@@ -52,8 +48,8 @@ def test_pages_work_without_javascript(chromium, base):
     context.close()
 
 
-def test_keyboard_focus_is_visible_on_chips_and_pagination(chromium, base):
-    context, page, _ = open_page(chromium, base + "en/index.html")
+def test_keyboard_focus_is_visible_on_chips_and_pagination(pages, base):
+    context, page, _ = open_page(pages, base + "en/index.html")
     chip = page.locator(".il-card .il-chip").first
     chip.focus()
     outline = chip.evaluate("el => getComputedStyle(el).outlineStyle")
@@ -82,7 +78,7 @@ PAGES = [
 
 
 @pytest.mark.parametrize("url", PAGES)
-def test_axe_finds_no_serious_or_critical_violation(chromium, site, url):
+def test_axe_finds_no_serious_or_critical_violation(pages, site, url):
     """Every kind of page at 1280 and 390 px, in the light and the dark palette."""
     # axe is injected as an inline script, which the site's own CSP rightly refuses
     target = site.as_uri() + "/" + url + ("&" if "?" in url else "?") + "stay"
@@ -90,7 +86,7 @@ def test_axe_finds_no_serious_or_critical_violation(chromium, site, url):
     for width in (1280, 390):
         for scheme in ("light", "dark"):
             context, page, _ = open_page(
-                chromium,
+                pages,
                 target,
                 bypass_csp=True,
                 viewport={"width": width, "height": 900},
@@ -121,3 +117,44 @@ def test_axe_judges_a_page_once_its_transitions_end_and_never_waits_for_a_spinne
     settle(page)
     assert page.evaluate("() => getComputedStyle(document.getElementById('b')).opacity") == "1"
     page.close()
+
+
+def test_a_page_handed_on_starts_as_a_new_contexts_page_would(pages, http):
+    """The pages the browser tests share (tests/browser.py, `Pages`): what one test leaves in a
+    page is gone when the next gets it, and a page a reset cannot restore is not handed on."""
+    options = {"viewport": {"width": 700, "height": 600}}
+    origin = http.rstrip("/")
+    context, page, _ = pages.open(http + "en/index.html", **options)
+    first = page
+    page.evaluate(
+        """() => { localStorage.setItem('k', 'v'); sessionStorage.setItem('k', 'v');
+                   document.cookie = 'k=v'; }"""
+    )
+    context.grant_permissions(["clipboard-read"], origin=origin)
+    page.emulate_media(media="print")
+    page.goto(http + "en/about.html")  # a new context keeps its page's media type when it navigates
+    assert page.evaluate("() => matchMedia('print').matches") is True
+    page.set_viewport_size({"width": 300, "height": 300})
+    page.route("**/*.css", lambda route: route.abort())
+    context.close()
+
+    context, page, watch = pages.open(http + "en/index.html", **options)
+    assert page is first  # handed on, not new
+    assert page.evaluate(
+        "() => [localStorage.getItem('k'), sessionStorage.getItem('k'), document.cookie]"
+    ) == [None, None, ""]
+    permission = "() => navigator.permissions.query({name: 'clipboard-read'}).then(s => s.state)"
+    assert page.evaluate(permission) != "granted"
+
+    assert page.evaluate("() => matchMedia('print').matches") is False
+    assert page.viewport_size == options["viewport"]
+    styled = """() => [...document.styleSheets].filter(s => {
+        try { return s.cssRules.length > 0; } catch (e) { return false; } }).length"""
+    assert page.evaluate(styled) >= 4  # the theme's and the library's style sheets
+    assert watch.errors == [] and all(u.startswith(origin) for u in watch.requests)
+    context.new_cdp_session(page)  # a session of the test's own: the page is not handed on
+    context.close()
+    assert page.is_closed()
+    context, page, _ = pages.open(http + "en/index.html", **options)
+    assert page is not first
+    context.close()

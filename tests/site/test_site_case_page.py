@@ -49,12 +49,8 @@ def site(tmp_path_factory) -> Path:
     return build_fixture_site(project.root)
 
 
-def open_case(chromium, base: str, lang: str, width: int = 1280, **options):
-    context = chromium.new_context(viewport={"width": width, "height": 800}, **options)
-    page = context.new_page()
-    watch = PageWatch(page)
-    page.goto(base + CASES[lang])
-    return context, page, watch
+def open_case(pages, base: str, lang: str, width: int = 1280, **options):
+    return pages.open(base + CASES[lang], viewport={"width": width, "height": 800}, **options)
 
 
 SECTIONS_JS = """() => [...document.querySelectorAll('article .il-heading > h2')].map(h => {
@@ -71,8 +67,8 @@ def links(page, selector: str) -> list[list[str]]:
 
 @pytest.mark.parametrize("lang", CASES)
 @pytest.mark.parametrize("width", WIDTHS)
-def test_contents_list_every_section_and_jump_to_it(chromium, base, lang, width):
-    context, page, watch = open_case(chromium, base, lang, width)
+def test_contents_list_every_section_and_jump_to_it(pages, base, lang, width):
+    context, page, watch = open_case(pages, base, lang, width)
     sections = page.evaluate(SECTIONS_JS)
     assert len(sections) >= 12
     assert [href for href, _ in sections[-4:]] == [
@@ -102,9 +98,9 @@ def test_contents_list_every_section_and_jump_to_it(chromium, base, lang, width)
     context.close()
 
 
-def test_the_wide_sidebar_follows_the_reading(chromium, base):
+def test_the_wide_sidebar_follows_the_reading(pages, base):
     """Material's scroll-spy marks the section being read, as it does for Markdown pages."""
-    context, page, watch = open_case(chromium, base, "en", 1280)
+    context, page, watch = open_case(pages, base, "en", 1280)
     page.locator(".md-sidebar--secondary a[href='#detection']").click()
     # the section jumped to is the one marked (section:target scrolls as Material's headings do)
     active = ".md-sidebar--secondary a.md-nav__link--active"
@@ -117,8 +113,8 @@ def test_the_wide_sidebar_follows_the_reading(chromium, base):
 
 
 @pytest.mark.parametrize("lang", CASES)
-def test_every_section_heading_has_a_permalink_to_its_section(chromium, base, lang):
-    context, page, watch = open_case(chromium, base, lang)
+def test_every_section_heading_has_a_permalink_to_its_section(pages, base, lang):
+    context, page, watch = open_case(pages, base, lang)
     found = page.evaluate(
         """() => [...document.querySelectorAll('article .il-heading > h2')].map(h => {
           const link = h.parentElement.querySelector(':scope > a.headerlink');
@@ -149,8 +145,8 @@ def test_every_section_heading_has_a_permalink_to_its_section(chromium, base, la
     context.close()
 
 
-def test_permalinks_are_reached_and_shown_by_keyboard(chromium, base):
-    context, page, watch = open_case(chromium, base, "ko", 390)
+def test_permalinks_are_reached_and_shown_by_keyboard(pages, base):
+    context, page, watch = open_case(pages, base, "ko", 390)
     for _ in range(200):
         page.keyboard.press("Tab")
         if page.evaluate("() => document.activeElement.matches('a.headerlink')"):
@@ -175,9 +171,9 @@ def citation(page, block: str) -> str:
 
 
 @pytest.mark.parametrize("lang", CASES)
-def test_copy_buttons_copy_the_citation_with_the_clipboard_api(chromium, site, lang):
+def test_copy_buttons_copy_the_citation_with_the_clipboard_api(pages, site, lang):
     with serve(site) as url:
-        context, page, watch = open_case(chromium, url, lang)
+        context, page, watch = open_case(pages, url, lang)
         context.grant_permissions(["clipboard-read", "clipboard-write"], origin=url.rstrip("/"))
         for block, label in (("cite-text", "인용 복사"), ("cite-bibtex", "BibTeX 복사")):
             button = page.locator(f"button[data-il-copy='{block}']")
@@ -233,9 +229,9 @@ def test_when_nothing_can_copy_the_text_is_left_selected(chromium, base):
     context.close()
 
 
-def test_copy_buttons_show_only_with_javascript(chromium, base):
+def test_copy_buttons_show_only_with_javascript(pages, base):
     for enabled in (True, False):
-        context, page, _ = open_case(chromium, base, "en", java_script_enabled=enabled)
+        context, page, _ = open_case(pages, base, "en", java_script_enabled=enabled)
         buttons = page.locator("#cite button")
         assert buttons.count() == 2
         assert [buttons.nth(n).is_visible() for n in range(2)] == [enabled, enabled]
@@ -245,9 +241,9 @@ def test_copy_buttons_show_only_with_javascript(chromium, base):
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("lang", CASES)
 def test_print_shows_addresses_keeps_blocks_whole_and_leaves_the_frame_out(
-    chromium, base, lang, scheme
+    pages, base, lang, scheme
 ):
-    context, page, watch = open_case(chromium, base, lang, color_scheme=scheme)
+    context, page, watch = open_case(pages, base, lang, color_scheme=scheme)
     page.emulate_media(media="print")
     # Material's links fade their colour (transition: color): wait for the end of it
     page.wait_for_function(
@@ -290,9 +286,9 @@ def test_print_shows_addresses_keeps_blocks_whole_and_leaves_the_frame_out(
     context.close()
 
 
-def test_print_after_content_is_the_address(chromium, base):
+def test_print_after_content_is_the_address(pages, base):
     """Chromium reports `content: attr(href)` already resolved: the printed text is the URL."""
-    context, page, _ = open_case(chromium, base, "ko")
+    context, page, _ = open_case(pages, base, "ko")
     page.emulate_media(media="print")
     link = page.locator("#trigger .il-prose a")
     after = link.evaluate("a => getComputedStyle(a, '::after').content")
@@ -304,8 +300,8 @@ def test_print_after_content_is_the_address(chromium, base):
     context.close()
 
 
-def test_korean_breaks_between_words_and_english_as_usual(chromium, base):
-    context, page, _ = open_case(chromium, base, "ko", 390)
+def test_korean_breaks_between_words_and_english_as_usual(pages, base):
+    context, page, _ = open_case(pages, base, "ko", 390)
     breaks = page.evaluate(
         """() => ['article h1', '#symptoms h2', '.il-prose p', '.il-related a:not(.il-chip)',
                    '.il-toc a'].map(s => {
@@ -315,23 +311,21 @@ def test_korean_breaks_between_words_and_english_as_usual(chromium, base):
     for selector, word_break, overflow_wrap in breaks:
         assert (word_break, overflow_wrap) == ("keep-all", "anywhere"), selector
     context.close()
-    context, page, _ = open_case(chromium, base, "en", 390)
+    context, page, _ = open_case(pages, base, "en", 390)
     assert (
         page.evaluate("() => getComputedStyle(document.querySelector('article h1')).wordBreak")
         == "normal"
     )
     context.close()
-    context = chromium.new_context(viewport={"width": 390, "height": 800})
-    page = context.new_page()
-    page.goto(base + "ko/index.html")
+    context, page, _ = pages.open(base + "ko/index.html", viewport={"width": 390, "height": 800})
     title = page.locator(".il-card__title").first
     assert title.evaluate("e => getComputedStyle(e).wordBreak") == "keep-all"
     context.close()
 
 
-def test_a_korean_title_keeps_its_words_whole(chromium, base):
+def test_a_korean_title_keeps_its_words_whole(pages, base):
     """Each line of the long Korean title ends at a space: no word is cut in two."""
-    context, page, _ = open_case(chromium, base, "ko", 390)
+    context, page, _ = open_case(pages, base, "ko", 390)
     lines = page.evaluate(
         """() => {
           const h1 = document.querySelector('article h1'), text = h1.firstChild, range = document.createRange();
@@ -355,10 +349,10 @@ def test_a_korean_title_keeps_its_words_whole(chromium, base):
 
 
 @pytest.mark.parametrize("lang", CASES)
-def test_nothing_of_the_page_is_wider_than_a_phone(chromium, base, lang):
+def test_nothing_of_the_page_is_wider_than_a_phone(pages, base, lang):
     """At 390 px every block of the content stays within the screen (long Korean titles, long
     URLs and the citation blocks included; a <pre> scrolls inside itself)."""
-    context, page, watch = open_case(chromium, base, lang, 390)
+    context, page, watch = open_case(pages, base, lang, 390)
     wide = page.evaluate(
         """() => [...document.querySelectorAll('article.md-content__inner *')]
           .filter(e => !e.closest('pre > code *'))
@@ -373,11 +367,13 @@ def test_nothing_of_the_page_is_wider_than_a_phone(chromium, base, lang):
 
 @pytest.mark.parametrize("lang", CASES)
 @pytest.mark.parametrize("width", WIDTHS)
-def test_axe_finds_no_serious_violation_on_the_case_page(chromium, site, lang, width):
+def test_axe_finds_no_serious_violation_on_the_case_page(pages, site, lang, width):
     # axe is injected as an inline script, which the site's own CSP rightly refuses
-    context = chromium.new_context(viewport={"width": width, "height": 800}, bypass_csp=True)
-    page = context.new_page()
-    page.goto(site.as_uri() + "/" + CASES[lang] + "?stay")
+    context, page, _ = pages.open(
+        site.as_uri() + "/" + CASES[lang] + "?stay",
+        viewport={"width": width, "height": 800},
+        bypass_csp=True,
+    )
     page.click("button[data-il-copy='cite-text']")  # the status shows its message
     page.locator("article .headerlink").first.focus()
     violations = serious_violations(page)

@@ -8,7 +8,6 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from browser import PageWatch
 from sitebuild import FIXTURE_CASES
 
 from generator.render.strings import t
@@ -25,15 +24,13 @@ def file_base(site) -> str:
     return site.as_uri() + "/"
 
 
-def open_graph(chromium, url: str, cases: int, width: int = 1280, dark: bool = False, **options):
-    context = chromium.new_context(
+def open_graph(pages, url: str, cases: int, width: int = 1280, dark: bool = False, **options):
+    context, page, watch = pages.open(
+        url,
         viewport={"width": width, "height": 900},
         color_scheme="dark" if dark else "light",
         **options,
     )
-    page = context.new_page()
-    watch = PageWatch(page)
-    page.goto(url)
     page.wait_for_selector("[data-il-library][data-il-ready]")
     page.wait_for_function(
         "n => document.querySelector('[data-il-graph-canvas]').dataset.cases === String(n)",
@@ -145,8 +142,8 @@ def canvas_point(page, fx: float, fy: float) -> tuple[float, float]:
 
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_one_case_is_labelled_with_its_title_beside_a_node_one_can_see(chromium, base, lang, width):
-    context, page, watch = open_graph(chromium, f"{base}{lang}/{ONE_CASE}", cases=1, width=width)
+def test_one_case_is_labelled_with_its_title_beside_a_node_one_can_see(pages, base, lang, width):
+    context, page, watch = open_graph(pages, f"{base}{lang}/{ONE_CASE}", cases=1, width=width)
     labels = assert_labels_readable(page)
     [case] = [label for label in labels if label["kind"] == "case"]
     # the fixture's Globex case has no Korean translation: both pages show its English title
@@ -165,9 +162,9 @@ def test_one_case_is_labelled_with_its_title_beside_a_node_one_can_see(chromium,
 
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_labels_of_all_cases_never_overlap_even_zoomed(chromium, base, lang, width):
+def test_labels_of_all_cases_never_overlap_even_zoomed(pages, base, lang, width):
     context, page, watch = open_graph(
-        chromium, f"{base}{lang}/{ALL_CASES}", cases=FIXTURE_CASES, width=width
+        pages, f"{base}{lang}/{ALL_CASES}", cases=FIXTURE_CASES, width=width
     )
     labels = assert_labels_readable(page)
     assert labels, "some labels are shown"
@@ -190,9 +187,9 @@ def test_labels_of_all_cases_never_overlap_even_zoomed(chromium, base, lang, wid
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_zooming_in_on_a_few_cases_shows_their_titles(chromium, file_base, width):
+def test_zooming_in_on_a_few_cases_shows_their_titles(pages, file_base, width):
     context, page, watch = open_graph(
-        chromium, f"{file_base}en/{ALL_CASES}", cases=FIXTURE_CASES, width=width
+        pages, f"{file_base}en/{ALL_CASES}", cases=FIXTURE_CASES, width=width
     )
     # the Globex case sits apart from the 22 Acme cases
     node = page.locator(f'{CANVAS} .il-node--case[data-case="globex-etcd-outage"]')
@@ -221,11 +218,11 @@ def test_zooming_in_on_a_few_cases_shows_their_titles(chromium, file_base, width
     context.close()
 
 
-def test_the_drawing_is_the_same_each_time(chromium, file_base):
+def test_the_drawing_is_the_same_each_time(pages, file_base):
     drawings = []
     for _ in range(2):
         context, page, _ = open_graph(
-            chromium, f"{file_base}en/{ALL_CASES}", cases=FIXTURE_CASES, width=390
+            pages, f"{file_base}en/{ALL_CASES}", cases=FIXTURE_CASES, width=390
         )
         drawings.append(
             page.evaluate(
@@ -261,9 +258,9 @@ def hidden_label_node(page, kind: str) -> str:
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_a_hidden_label_shows_on_hover_and_on_focus(chromium, file_base, lang):
+def test_a_hidden_label_shows_on_hover_and_on_focus(pages, file_base, lang):
     context, page, watch = open_graph(
-        chromium, f"{file_base}{lang}/{ALL_CASES}", cases=FIXTURE_CASES, width=390
+        pages, f"{file_base}{lang}/{ALL_CASES}", cases=FIXTURE_CASES, width=390
     )
     index = hidden_label_node(page, "case")
     label = page.locator(f'{CANVAS} .il-label[data-i="{index}"] text')
@@ -284,8 +281,8 @@ def test_a_hidden_label_shows_on_hover_and_on_focus(chromium, file_base, lang):
     context.close()
 
 
-def test_a_term_label_applies_its_filter_like_its_node(chromium, file_base):
-    context, page, watch = open_graph(chromium, f"{file_base}en/{ONE_CASE}", cases=1, width=1280)
+def test_a_term_label_applies_its_filter_like_its_node(pages, file_base):
+    context, page, watch = open_graph(pages, f"{file_base}en/{ONE_CASE}", cases=1, width=1280)
     page.click(f'{CANVAS} .il-label a[data-term="etcd"]')
     page.wait_for_function(
         "() => new URLSearchParams(location.search).getAll('component').includes('etcd')"
@@ -300,9 +297,9 @@ def test_a_term_label_applies_its_filter_like_its_node(chromium, file_base):
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_wheel_zooms_around_the_pointer(chromium, base, width):
+def test_wheel_zooms_around_the_pointer(pages, base, width):
     context, page, watch = open_graph(
-        chromium, f"{base}en/{ALL_CASES}", cases=FIXTURE_CASES, width=width
+        pages, f"{base}en/{ALL_CASES}", cases=FIXTURE_CASES, width=width
     )
     x, y = canvas_point(page, 0.3, 0.6)
     before = view_box(page)
@@ -326,9 +323,9 @@ def test_wheel_zooms_around_the_pointer(chromium, base, width):
     context.close()
 
 
-def test_a_drag_pans_and_does_not_open_the_node_under_it(chromium, file_base):
+def test_a_drag_pans_and_does_not_open_the_node_under_it(pages, file_base):
     context, page, watch = open_graph(
-        chromium, f"{file_base}ko/{ALL_CASES}", cases=FIXTURE_CASES, width=1280
+        pages, f"{file_base}ko/{ALL_CASES}", cases=FIXTURE_CASES, width=1280
     )
     page.click("[data-il-graph-zoom='in']")
     page.click("[data-il-graph-zoom='in']")
@@ -363,9 +360,9 @@ def test_a_drag_pans_and_does_not_open_the_node_under_it(chromium, file_base):
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_buttons_zoom_in_out_and_reset_within_bounds(chromium, file_base, lang):
+def test_buttons_zoom_in_out_and_reset_within_bounds(pages, file_base, lang):
     context, page, watch = open_graph(
-        chromium, f"{file_base}{lang}/{ALL_CASES}", cases=FIXTURE_CASES, width=390
+        pages, f"{file_base}{lang}/{ALL_CASES}", cases=FIXTURE_CASES, width=390
     )
     plus = page.get_by_role("button", name=t("graph_zoom_in", lang), exact=True)
     minus = page.get_by_role("button", name=t("graph_zoom_out", lang), exact=True)
@@ -396,9 +393,9 @@ def test_buttons_zoom_in_out_and_reset_within_bounds(chromium, file_base, lang):
     context.close()
 
 
-def test_keys_zoom_and_pan_when_the_graph_has_focus(chromium, file_base):
+def test_keys_zoom_and_pan_when_the_graph_has_focus(pages, file_base):
     context, page, watch = open_graph(
-        chromium, f"{file_base}en/{ALL_CASES}", cases=FIXTURE_CASES, width=1280
+        pages, f"{file_base}en/{ALL_CASES}", cases=FIXTURE_CASES, width=1280
     )
     svg = page.locator(f"{CANVAS} svg")
     svg.focus()
@@ -441,9 +438,9 @@ def touch(cdp, kind: str, points: list[tuple[float, float]]) -> None:
     )
 
 
-def test_pinch_zooms_and_one_finger_pans_on_a_phone(chromium, file_base):
+def test_pinch_zooms_and_one_finger_pans_on_a_phone(pages, file_base):
     context, page, watch = open_graph(
-        chromium,
+        pages,
         f"{file_base}ko/{ALL_CASES}",
         cases=FIXTURE_CASES,
         width=390,
@@ -478,9 +475,9 @@ def test_pinch_zooms_and_one_finger_pans_on_a_phone(chromium, file_base):
 
 
 @pytest.mark.parametrize("url", [ONE_CASE, ALL_CASES])
-def test_targets_are_big_enough_for_a_finger_at_390_px(chromium, file_base, url):
+def test_targets_are_big_enough_for_a_finger_at_390_px(pages, file_base, url):
     cases = 1 if url == ONE_CASE else FIXTURE_CASES
-    context, page, _ = open_graph(chromium, f"{file_base}en/{url}", cases=cases, width=390)
+    context, page, _ = open_graph(pages, f"{file_base}en/{url}", cases=cases, width=390)
     canvas = page.locator(CANVAS).bounding_box()
     assert canvas["height"] >= canvas["width"] * 0.95  # square on a phone, not 1000 × 640
     nodes = page.evaluate(NODES)
@@ -493,8 +490,8 @@ def test_targets_are_big_enough_for_a_finger_at_390_px(chromium, file_base, url)
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_summary_has_a_graph_icon_and_no_pencil(chromium, file_base, lang):
-    context, page, _ = open_graph(chromium, f"{file_base}{lang}/{ONE_CASE}", cases=1)
+def test_summary_has_a_graph_icon_and_no_pencil(pages, file_base, lang):
+    context, page, _ = open_graph(pages, f"{file_base}{lang}/{ONE_CASE}", cases=1)
     summary = page.locator("[data-il-graph] > summary")
     before = summary.evaluate(
         """s => { const b = getComputedStyle(s, '::before');
@@ -552,9 +549,9 @@ COLOURS = """() => {
 
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
 @pytest.mark.parametrize("width", WIDTHS)
-def test_labels_and_case_nodes_read_in_both_schemes(chromium, file_base, dark, width):
+def test_labels_and_case_nodes_read_in_both_schemes(pages, file_base, dark, width):
     context, page, watch = open_graph(
-        chromium, f"{file_base}en/{ONE_CASE}", cases=1, width=width, dark=dark
+        pages, f"{file_base}en/{ONE_CASE}", cases=1, width=width, dark=dark
     )
     colours = page.evaluate(COLOURS)
     assert (colours["scheme"] == "slate") == dark

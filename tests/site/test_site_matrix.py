@@ -15,7 +15,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from browser import PageWatch, axe_results, serious
+from browser import axe_results, serious
 from conftest import REPO, TAXONOMY, Project
 from sitebuild import build_fixture_site
 
@@ -129,11 +129,8 @@ def wide(tmp_path_factory) -> Path:
     return build_fixture_site(project.root)
 
 
-def open_matrix(chromium, url: str, width: int = 1280, height: int = 900, **options):
-    context = chromium.new_context(viewport={"width": width, "height": height}, **options)
-    page = context.new_page()
-    watch = PageWatch(page)
-    page.goto(url)
+def open_matrix(pages, url: str, width: int = 1280, height: int = 900, **options):
+    context, page, watch = pages.open(url, viewport={"width": width, "height": height}, **options)
     if options.get("java_script_enabled", True):
         page.wait_for_selector("[data-il-matrix][data-il-ready=true]")
     return context, page, watch
@@ -162,10 +159,8 @@ WORDS_ON_MANY_LINES = """() => {
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("table", ["cause-x-component", "symptom-x-component"])
-def test_no_label_breaks_inside_a_word(chromium, wide, lang, width, table):
-    context, page, watch = open_matrix(
-        chromium, wide.as_uri() + f"/{lang}/matrix/{table}.html", width
-    )
+def test_no_label_breaks_inside_a_word(pages, wide, lang, width, table):
+    context, page, watch = open_matrix(pages, wide.as_uri() + f"/{lang}/matrix/{table}.html", width)
     assert page.locator(".il-matrix__table th a").count() >= 14
     assert page.evaluate(WORDS_ON_MANY_LINES) == []
     styles = page.evaluate(
@@ -180,9 +175,9 @@ def test_no_label_breaks_inside_a_word(chromium, wide, lang, width, table):
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_row_labels_wrap_between_words_within_their_width(chromium, wide, width):
+def test_row_labels_wrap_between_words_within_their_width(pages, wide, width):
     context, page, _ = open_matrix(
-        chromium, wide.as_uri() + "/en/matrix/cause-x-component.html", width
+        pages, wide.as_uri() + "/en/matrix/cause-x-component.html", width
     )
     boxes = page.evaluate(
         """() => [...document.querySelectorAll('tbody th a')].map(a => {
@@ -202,9 +197,9 @@ def test_row_labels_wrap_between_words_within_their_width(chromium, wide, width)
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_korean_column_labels_are_horizontal_text(chromium, wide, width):
+def test_korean_column_labels_are_horizontal_text(pages, wide, width):
     context, page, _ = open_matrix(
-        chromium, wide.as_uri() + "/ko/matrix/cause-x-component.html", width
+        pages, wide.as_uri() + "/ko/matrix/cause-x-component.html", width
     )
     found = page.evaluate(
         """() => [...document.querySelectorAll('thead th[scope=col] a')].map(a => {
@@ -224,11 +219,11 @@ def test_korean_column_labels_are_horizontal_text(chromium, wide, width):
 
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("lang", LANGS)
-def test_column_labels_fit_in_the_header(chromium, wide, lang, width):
+def test_column_labels_fit_in_the_header(pages, wide, lang, width):
     """A slanted label rises out of its cell: the header row is tall enough for the longest, so
     none is cut off at the top of the scrolling box, nor covers the first row of numbers."""
     context, page, _ = open_matrix(
-        chromium, wide.as_uri() + f"/{lang}/matrix/cause-x-component.html", width
+        pages, wide.as_uri() + f"/{lang}/matrix/cause-x-component.html", width
     )
     clipped = page.evaluate(
         """() => {
@@ -252,10 +247,10 @@ def background(page, selector: str) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_cells_are_shaded_by_count_with_a_legend(chromium, site, wide, lang):
+def test_cells_are_shaded_by_count_with_a_legend(pages, site, wide, lang):
     # the fixture's component × contributing factor table counts 15, 7 and 1
     context, page, _ = open_matrix(
-        chromium, site.as_uri() + f"/{lang}/matrix/component-x-contributing-factor.html"
+        pages, site.as_uri() + f"/{lang}/matrix/component-x-contributing-factor.html"
     )
     shades = dict(
         zip(
@@ -277,9 +272,7 @@ def test_cells_are_shaded_by_count_with_a_legend(chromium, site, wide, lang):
     assert shades["7"] == steps["6~8건" if lang == "ko" else "6–8"]
     context.close()
     # the wide table uses all five shades, darker for more cases
-    context, page, _ = open_matrix(
-        chromium, wide.as_uri() + f"/{lang}/matrix/cause-x-component.html"
-    )
+    context, page, _ = open_matrix(pages, wide.as_uri() + f"/{lang}/matrix/cause-x-component.html")
     cells = page.evaluate(
         """() => [...document.querySelectorAll('.il-matrix__hit')].map(td =>
              [Number(td.textContent), getComputedStyle(td).backgroundColor])"""
@@ -300,10 +293,8 @@ def _alpha(colour: str) -> float:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_cell_with_cases_has_a_tooltip_and_a_label(chromium, site, lang):
-    context, page, _ = open_matrix(
-        chromium, site.as_uri() + f"/{lang}/matrix/cause-x-component.html"
-    )
+def test_every_cell_with_cases_has_a_tooltip_and_a_label(pages, site, lang):
+    context, page, _ = open_matrix(pages, site.as_uri() + f"/{lang}/matrix/cause-x-component.html")
     cells = page.evaluate(
         """() => [...document.querySelectorAll('tbody td')].map(td => {
              const a = td.querySelector('a');
@@ -322,7 +313,7 @@ def test_every_cell_with_cases_has_a_tooltip_and_a_label(chromium, site, lang):
         assert "Faulty change and etcd: 4 cases" in labels
     context.close()
     # an empty cell (no case has service outage and GPU failure) reads "0" and shows nothing
-    context, page, _ = open_matrix(chromium, site.as_uri() + f"/{lang}/matrix/symptom-x-cause.html")
+    context, page, _ = open_matrix(pages, site.as_uri() + f"/{lang}/matrix/symptom-x-cause.html")
     empty = page.locator("tbody td:not(.il-matrix__hit)")
     assert empty.count() == 1
     assert empty.text_content() == "0"
@@ -332,10 +323,10 @@ def test_every_cell_with_cases_has_a_tooltip_and_a_label(chromium, site, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_a_wide_matrix_scrolls_inside_its_box_not_the_page(chromium, wide, lang):
+def test_a_wide_matrix_scrolls_inside_its_box_not_the_page(pages, wide, lang):
     # what the table holds, absolutely placed screen-reader text included, stays in the box
     context, page, _ = open_matrix(
-        chromium, wide.as_uri() + f"/{lang}/matrix/cause-x-component.html", 390
+        pages, wide.as_uri() + f"/{lang}/matrix/cause-x-component.html", 390
     )
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     box = page.locator(".il-matrix")
@@ -345,10 +336,10 @@ def test_a_wide_matrix_scrolls_inside_its_box_not_the_page(chromium, wide, lang)
 
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("lang", LANGS)
-def test_headers_stay_in_view_when_the_table_scrolls(chromium, wide, lang, width):
+def test_headers_stay_in_view_when_the_table_scrolls(pages, wide, lang, width):
     # 450 px high: the table, 80% of that at most, scrolls down too
     context, page, watch = open_matrix(
-        chromium, wide.as_uri() + f"/{lang}/matrix/cause-x-component.html", width, 450
+        pages, wide.as_uri() + f"/{lang}/matrix/cause-x-component.html", width, 450
     )
     box = page.locator(".il-matrix")
     size = box.evaluate("b => [b.scrollWidth - b.clientWidth, b.scrollHeight - b.clientHeight]")
@@ -393,9 +384,9 @@ def visible(page, selector: str) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_filters_count_again_and_hide_empty_rows_and_columns(chromium, base, lang):
+def test_filters_count_again_and_hide_empty_rows_and_columns(pages, base, lang):
     url = base + f"{lang}/matrix/cause-x-component.html?organization=globex"
-    context, page, watch = open_matrix(chromium, url)
+    context, page, watch = open_matrix(pages, url)
     only = page.locator("[data-il-matrix-only]")
     assert only.is_checked()  # on by default when the address has filters
     # the Globex case: cause faulty-change, component etcd
@@ -445,12 +436,12 @@ def cells_of(page) -> list:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_filtered_counts_are_the_library_counts(chromium, site, lang):
+def test_filtered_counts_are_the_library_counts(pages, site, lang):
     """Counted in the browser over the cases the filters leave, a cell has the count, shade,
     label and link the build would give it: without the Globex case, faulty change × etcd is 3.
     A cell opens the library with its terms and the filters."""
     context, page, watch = open_matrix(
-        chromium, site.as_uri() + f"/{lang}/matrix/cause-x-component.html?organization=acme"
+        pages, site.as_uri() + f"/{lang}/matrix/cause-x-component.html?organization=acme"
     )
     rows = page.evaluate(
         """() => Object.fromEntries([...document.querySelectorAll('tbody td a')].map(a =>
@@ -475,14 +466,14 @@ def test_filtered_counts_are_the_library_counts(chromium, site, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_unfiltered_table_is_the_built_one(chromium, site, lang):
+def test_unfiltered_table_is_the_built_one(pages, site, lang):
     """With scripts on and no filter, the cells are exactly what the build wrote."""
     url = site.as_uri() + f"/{lang}/matrix/component-x-contributing-factor.html"
-    context, page, _ = open_matrix(chromium, url, java_script_enabled=False)
+    context, page, _ = open_matrix(pages, url, java_script_enabled=False)
     built = cells_of(page)
     assert page.locator("[data-il-matrix-tools]").is_hidden()
     context.close()
-    context, page, watch = open_matrix(chromium, url)
+    context, page, watch = open_matrix(pages, url)
     assert cells_of(page) == built
     assert page.locator("[data-il-matrix-tools]").is_visible()
     assert not page.locator("[data-il-matrix-only]").is_checked()
@@ -490,9 +481,9 @@ def test_unfiltered_table_is_the_built_one(chromium, site, lang):
     context.close()
 
 
-def test_without_javascript_the_filters_are_ignored(chromium, site):
+def test_without_javascript_the_filters_are_ignored(pages, site):
     url = site.as_uri() + "/en/matrix/cause-x-component.html?organization=globex"
-    context, page, _ = open_matrix(chromium, url, java_script_enabled=False)
+    context, page, _ = open_matrix(pages, url, java_script_enabled=False)
     assert page.locator("tbody td.il-matrix__hit").count() == 6
     assert visible(page, "tbody tr") == ["faulty-change", "gpu-failure"]
     context.close()
@@ -522,8 +513,8 @@ WORDS = [
 ]
 
 
-def test_the_script_scales_and_words_as_the_build_does(chromium, site):
-    context, page, _ = open_matrix(chromium, site.as_uri() + "/ko/matrix/cause-x-component.html")
+def test_the_script_scales_and_words_as_the_build_does(pages, site):
+    context, page, _ = open_matrix(pages, site.as_uri() + "/ko/matrix/cause-x-component.html")
     scales = page.evaluate(
         "() => Array.from({length: 300}, (_, i) => IncidentMatrix.scale(i + 1)"
         ".map(s => [s.shade, s.low, s.high]))"
@@ -560,12 +551,12 @@ def _dark(page) -> None:
         "en/matrix/cause-x-component.html",
     ],
 )
-def test_axe_finds_no_serious_or_critical_violation(chromium, site, wide, url, scheme):
+def test_axe_finds_no_serious_or_critical_violation(pages, site, wide, url, scheme):
     # axe is injected as an inline script, which the site's own CSP rightly refuses; the wide
     # library's table has all five shades, the darkest one with its own text colour
     root = wide if url.split("/")[-1] == "cause-x-component.html" else site
     target = root.as_uri() + "/" + url
-    context, page, _ = open_matrix(chromium, target, bypass_csp=True, color_scheme=scheme)
+    context, page, _ = open_matrix(pages, target, bypass_csp=True, color_scheme=scheme)
     if scheme == "dark":
         _dark(page)
         assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == "slate"

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser import PageWatch
 from sitebuild import CHECKER, REPOSITORY
 
 from generator.model.incident import SECTION_HEADINGS
@@ -17,12 +16,8 @@ from generator.render.strings import t
 WIDE, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
 
 
-def open_page(chromium, url: str, **options):
-    context = chromium.new_context(**({"viewport": WIDE} | options))
-    page = context.new_page()
-    watch = PageWatch(page)
-    page.goto(url)
-    return context, page, watch
+def open_page(pages, url: str, **options):
+    return pages.open(url, **({"viewport": WIDE} | options))
 
 
 def ready(page) -> None:
@@ -45,8 +40,8 @@ WIDE_PAGES = [
 
 
 @pytest.mark.parametrize("url", WIDE_PAGES)
-def test_no_page_is_wider_than_a_phone(chromium, http, url):
-    context, page, watch = open_page(chromium, http + url, viewport=PHONE)
+def test_no_page_is_wider_than_a_phone(pages, http, url):
+    context, page, watch = open_page(pages, http + url, viewport=PHONE)
     page.wait_for_load_state("load")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert watch.errors == []
@@ -54,8 +49,8 @@ def test_no_page_is_wider_than_a_phone(chromium, http, url):
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_on_a_phone_the_filters_are_one_tap_from_the_top(chromium, base, lang):
-    context, page, watch = open_page(chromium, base + f"{lang}/index.html", viewport=PHONE)
+def test_on_a_phone_the_filters_are_one_tap_from_the_top(pages, base, lang):
+    context, page, watch = open_page(pages, base + f"{lang}/index.html", viewport=PHONE)
     button = page.locator(".il-filter-button")
     assert button.is_visible()
     assert button.bounding_box()["y"] < PHONE["height"]  # on the first screen
@@ -83,8 +78,8 @@ def test_on_a_phone_the_filters_are_one_tap_from_the_top(chromium, base, lang):
     context.close()
 
 
-def test_on_a_wide_screen_the_facets_stay_beside_the_results(chromium, http):
-    context, page, _ = open_page(chromium, http + "en/index.html")
+def test_on_a_wide_screen_the_facets_stay_beside_the_results(pages, http):
+    context, page, _ = open_page(pages, http + "en/index.html")
     assert not page.locator(".il-filter-button").is_visible()
     page.mouse.wheel(0, 3000)
     page.wait_for_timeout(200)
@@ -97,8 +92,8 @@ def test_on_a_wide_screen_the_facets_stay_beside_the_results(chromium, http):
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_one_remaining_case_shows_its_labelled_sections(chromium, base, lang):
-    context, page, watch = open_page(chromium, base + f"{lang}/index.html?organization=globex")
+def test_one_remaining_case_shows_its_labelled_sections(pages, base, lang):
+    context, page, watch = open_page(pages, base + f"{lang}/index.html?organization=globex")
     ready(page)
     card = page.locator(".il-card")
     assert card.count() == 1
@@ -118,8 +113,8 @@ def test_one_remaining_case_shows_its_labelled_sections(chromium, base, lang):
     context.close()
 
 
-def test_many_cases_show_summaries_and_a_few_show_sections(chromium, http):
-    context, page, _ = open_page(chromium, http + "en/index.html?cause=gpu-failure")
+def test_many_cases_show_summaries_and_a_few_show_sections(pages, http):
+    context, page, _ = open_page(pages, http + "en/index.html?cause=gpu-failure")
     ready(page)
     assert page.locator(".il-card__sections").count() == 0
     assert page.locator(".il-card .il-chips--compact").count() == 11
@@ -129,17 +124,17 @@ def test_many_cases_show_summaries_and_a_few_show_sections(chromium, http):
     context.close()
 
 
-def test_a_term_page_with_few_cases_shows_sections_without_javascript(chromium, http):
+def test_a_term_page_with_few_cases_shows_sections_without_javascript(pages, http):
     context, page, _ = open_page(
-        chromium, http + "en/contributing-factor/missing-safeguard.html", java_script_enabled=False
+        pages, http + "en/contributing-factor/missing-safeguard.html", java_script_enabled=False
     )
     assert page.locator(".il-card--full .il-card__section").count() >= 6
     context.close()
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_facet_totals_count_the_values_present_in_the_results(chromium, base, lang):
-    context, page, _ = open_page(chromium, base + f"{lang}/index.html")
+def test_facet_totals_count_the_values_present_in_the_results(pages, base, lang):
+    context, page, _ = open_page(pages, base + f"{lang}/index.html")
     total = page.locator("#facet-organization .il-facet__total")
     assert total.inner_text() == "2"  # Acme and Globex
     page.goto(base + f"{lang}/index.html?organization=globex")
@@ -150,8 +145,8 @@ def test_facet_totals_count_the_values_present_in_the_results(chromium, base, la
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_the_cluster_block_links_the_checker_and_fits_one_case_or_many(chromium, base, lang):
-    context, page, _ = open_page(chromium, base + f"{lang}/index.html")
+def test_the_cluster_block_links_the_checker_and_fits_one_case_or_many(pages, base, lang):
+    context, page, _ = open_page(pages, base + f"{lang}/index.html")
     block = page.locator("#check-your-cluster")
     link = block.locator(".il-cluster__checker a")
     assert link.get_attribute("href") == CHECKER[1]
@@ -178,17 +173,17 @@ def test_english_counts_are_singular_for_one(site):
         assert not re.search(r"\b1 (cases|shared terms|terms)\b", text), path
 
 
-def test_live_results_for_one_case_are_singular(chromium, http):
-    context, page, _ = open_page(chromium, http + "en/index.html?organization=globex")
+def test_live_results_for_one_case_are_singular(pages, http):
+    context, page, _ = open_page(pages, http + "en/index.html?organization=globex")
     ready(page)
     assert page.locator("[data-il-count]").inner_text() == "1 case"
     context.close()
 
 
 @pytest.mark.parametrize(("lang", "other"), [("ko", "en"), ("en", "ko")])
-def test_the_language_switch_keeps_filters_query_and_page(chromium, base, lang, other):
+def test_the_language_switch_keeps_filters_query_and_page(pages, base, lang, other):
     url = f"{lang}/index.html?q=gpu&cause=gpu-failure"
-    context, page, watch = open_page(chromium, base + url)
+    context, page, watch = open_page(pages, base + url)
     ready(page)
     switch = page.locator(f"[data-il-alternate='{other}']")
     assert switch.get_attribute("href").endswith("?q=gpu&cause=gpu-failure")
@@ -238,9 +233,9 @@ def test_a_shared_filtered_link_says_it_is_loading(chromium, http):
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_removing_a_filter_keeps_the_focus_on_the_filters(chromium, base, lang):
+def test_removing_a_filter_keeps_the_focus_on_the_filters(pages, base, lang):
     url = f"{lang}/index.html?q=gpu&cause=gpu-failure&organization=acme"
-    context, page, _ = open_page(chromium, base + url)
+    context, page, _ = open_page(pages, base + url)
     ready(page)
     page.locator(".il-chip--applied[data-term='gpu-failure']").click()
     ready(page)
@@ -252,8 +247,8 @@ def test_removing_a_filter_keeps_the_focus_on_the_filters(chromium, base, lang):
     context.close()
 
 
-def test_modifier_clicks_on_pagination_open_a_new_tab(chromium, http):
-    context, page, _ = open_page(chromium, http + "en/index.html?organization=acme")
+def test_modifier_clicks_on_pagination_open_a_new_tab(pages, http):
+    context, page, _ = open_page(pages, http + "en/index.html?organization=acme")
     ready(page)
     before = page.url
     with context.expect_page() as opened:
@@ -269,8 +264,8 @@ def test_modifier_clicks_on_pagination_open_a_new_tab(chromium, http):
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_a_page_past_the_last_shows_the_last(chromium, base, lang):
-    context, page, _ = open_page(chromium, base + f"{lang}/index.html?cause=gpu-failure&page=7")
+def test_a_page_past_the_last_shows_the_last(pages, base, lang):
+    context, page, _ = open_page(pages, base + f"{lang}/index.html?cause=gpu-failure&page=7")
     ready(page)
     assert page.locator("[data-il-range]").inner_text() == t(
         "range", lang, total=11, start=1, end=11
@@ -280,9 +275,9 @@ def test_a_page_past_the_last_shows_the_last(chromium, base, lang):
     context.close()
 
 
-def test_a_filter_chosen_low_in_the_list_brings_the_results_into_view(chromium, http):
+def test_a_filter_chosen_low_in_the_list_brings_the_results_into_view(pages, http):
     context, page, _ = open_page(
-        chromium, http + "en/index.html", viewport={"width": 1280, "height": 600}
+        pages, http + "en/index.html", viewport={"width": 1280, "height": 600}
     )
     page.mouse.wheel(0, 4000)
     page.wait_for_timeout(200)
@@ -298,8 +293,8 @@ def test_a_filter_chosen_low_in_the_list_brings_the_results_into_view(chromium, 
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_skip_links_lead_past_the_cards(chromium, base, lang):
-    context, page, _ = open_page(chromium, base + f"{lang}/index.html")
+def test_skip_links_lead_past_the_cards(pages, base, lang):
+    context, page, _ = open_page(pages, base + f"{lang}/index.html")
     for _ in range(40):
         page.keyboard.press("Tab")
         if page.evaluate("document.activeElement.closest('.il-skip') !== null"):
@@ -316,9 +311,9 @@ def test_skip_links_lead_past_the_cards(chromium, base, lang):
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_without_javascript_a_note_says_filters_are_not_applied(chromium, http, lang):
+def test_without_javascript_a_note_says_filters_are_not_applied(pages, http, lang):
     context, page, _ = open_page(
-        chromium, http + f"{lang}/index.html?cause=gpu-failure", java_script_enabled=False
+        pages, http + f"{lang}/index.html?cause=gpu-failure", java_script_enabled=False
     )
     assert page.locator(".il-notice").first.inner_text() == t("noscript", lang)
     context.close()
@@ -327,8 +322,8 @@ def test_without_javascript_a_note_says_filters_are_not_applied(chromium, http, 
 # ---- The frame -------------------------------------------------------------------------------
 
 
-def test_the_palette_follows_the_system_and_the_toggle(chromium, base):
-    context, page, watch = open_page(chromium, base + "ko/index.html", color_scheme="dark")
+def test_the_palette_follows_the_system_and_the_toggle(pages, base):
+    context, page, watch = open_page(pages, base + "ko/index.html", color_scheme="dark")
     assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"
     toggle = page.locator("label.md-header__button[for^='__palette']:visible")
     assert toggle.get_attribute("title") == t("palette_to_light", "ko")
@@ -344,8 +339,8 @@ def test_the_palette_follows_the_system_and_the_toggle(chromium, base):
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_feeds_data_and_repository_are_linked_from_every_page(chromium, base, lang):
-    context, page, watch = open_page(chromium, base + f"{lang}/cases/acme-gpu-outage-01.html")
+def test_feeds_data_and_repository_are_linked_from_every_page(pages, base, lang):
+    context, page, watch = open_page(pages, base + f"{lang}/cases/acme-gpu-outage-01.html")
     feed = page.locator("link[rel~='alternate'][type='application/atom+xml']")
     assert feed.evaluate("l => l.href").endswith(f"/{lang}/feed.xml")
     assert feed.get_attribute("title") == t("feed_title", lang)
@@ -371,8 +366,8 @@ def test_titles_name_the_page_then_the_library_once(site):
         assert len(parts) == len(set(parts)), (path, match.group(1))
 
 
-def test_the_404_page_speaks_both_languages_and_links_home(chromium, http):
-    context, page, watch = open_page(chromium, http + "404.html")
+def test_the_404_page_speaks_both_languages_and_links_home(pages, http):
+    context, page, watch = open_page(pages, http + "404.html")
     sections = page.locator(".il-not-found")
     assert sections.evaluate_all("s => s.map(e => e.lang)") == ["ko", "en"]
     for n, lang in enumerate(["ko", "en"]):
@@ -383,9 +378,9 @@ def test_the_404_page_speaks_both_languages_and_links_home(chromium, http):
     context.close()
 
 
-def test_the_root_page_is_small_and_remembers_the_language_chosen(chromium, base):
+def test_the_root_page_is_small_and_remembers_the_language_chosen(pages, base):
     root = base + "index.html"
-    context, page, watch = open_page(chromium, root + "?stay", locale="ko-KR")
+    context, page, watch = open_page(pages, root + "?stay", locale="ko-KR")
     assert page.locator("link[rel='stylesheet']").count() == 1  # no theme: its own small page
     assert page.locator("script").count() == 1
     page.goto(base + "ko/index.html")

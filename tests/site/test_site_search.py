@@ -8,7 +8,6 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from browser import PageWatch
 from conftest import REPO, SEARCH_QUERIES
 from sitebuild import build_fixture_site
 
@@ -35,20 +34,19 @@ def site(tmp_path_factory) -> Path:
     return build_fixture_site(root)
 
 
-def open_library(chromium, url):
-    context = chromium.new_context()
-    page = context.new_page()
-    watch = PageWatch(page)
-    page.goto(url)
+def open_library(pages, url):
+    context, page, watch = pages.open(url)
     page.wait_for_selector("[data-il-library][data-il-ready]")
     return context, page, watch
 
 
 def wait_settled(page):
+    """Wait for the results of the last change. Every change (typing, a filter, a page, going
+    back) marks the library "pending" in the handler that takes it, before the action returns,
+    and "true" once its results are shown."""
     page.wait_for_function(
         "() => document.querySelector('[data-il-library]').dataset.ilReady === 'true'"
     )
-    page.wait_for_timeout(350)  # past the input debounce and one search round trip
 
 
 def cards(page) -> list[str]:
@@ -79,8 +77,8 @@ def recall_at_3(page, lang: str) -> tuple[float, list[str]]:
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_recall_at_3_of_realistic_queries(chromium, base, lang):
-    context, page, _ = open_library(chromium, f"{base}{lang}/index.html")
+def test_recall_at_3_of_realistic_queries(pages, base, lang):
+    context, page, _ = open_library(pages, f"{base}{lang}/index.html")
     recall, misses = recall_at_3(page, lang)
     engine = page.get_attribute("[data-il-library]", "data-il-engine")
     print(
@@ -133,11 +131,11 @@ def python_answers(library):
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_both_engines_give_the_agent_servers_answers(chromium, base, library, python_answers, lang):
+def test_both_engines_give_the_agent_servers_answers(pages, base, library, python_answers, lang):
     """For every query of the relevance set, with and without filters: the same cases in the same
     order, the same facet counts, the same words left out and corrected and the same quoted
     passages, over http, from disk and from the Python engine."""
-    context, page, watch = open_library(chromium, f"{base}{lang}/index.html")
+    context, page, watch = open_library(pages, f"{base}{lang}/index.html")
     differences = []
     for case in QUERIES[lang]:
         for filters in filter_combinations(library):
@@ -153,8 +151,8 @@ def test_both_engines_give_the_agent_servers_answers(chromium, base, library, py
     context.close()
 
 
-def test_recommended_filters_come_from_labels_and_aliases(chromium, base):
-    context, page, _ = open_library(chromium, base + "ko/index.html")
+def test_recommended_filters_come_from_labels_and_aliases(pages, base):
+    context, page, _ = open_library(pages, base + "ko/index.html")
     found = page.evaluate(
         "q => IncidentLibrary.findTerms(q).map(m => m.facet + ':' + m.term.id)",
         "GPU 드라이버 문제와 IB 링크, 쿠버네티스",
@@ -164,8 +162,8 @@ def test_recommended_filters_come_from_labels_and_aliases(chromium, base):
     context.close()
 
 
-def test_korean_particles_are_stripped(chromium, base):
-    context, page, _ = open_library(chromium, base + "ko/index.html")
+def test_korean_particles_are_stripped(pages, base):
+    context, page, _ = open_library(pages, base + "ko/index.html")
     words = page.evaluate(
         "() => ['배선이', '클러스터가', 'GPU가', '노드에서', '인피니밴드', '평가', '실패했다'].map(IncidentLibrary.normalizeWord)"
     )
@@ -177,8 +175,8 @@ def test_korean_particles_are_stripped(chromium, base):
     ("lang", "count_format", "applied"),
     [("ko", "사례 {}건", "적용된 필터"), ("en", "{} cases", "Applied filters")],
 )
-def test_one_facet_two_facets_and_clear_all(chromium, base, library, lang, count_format, applied):
-    context, page, watch = open_library(chromium, f"{base}{lang}/index.html")
+def test_one_facet_two_facets_and_clear_all(pages, base, library, lang, count_format, applied):
+    context, page, watch = open_library(pages, f"{base}{lang}/index.html")
     fabric = library.taxonomy.term("component", "infiniband-fabric")
     with_fabric = {i.id for i in library.cases_with(fabric)}
     # a cause that some, not all, of those cases share
@@ -212,11 +210,11 @@ def test_one_facet_two_facets_and_clear_all(chromium, base, library, lang, count
     context.close()
 
 
-def test_a_search_asks_for_this_builds_files_and_only_what_it_shows(chromium, base, site):
+def test_a_search_asks_for_this_builds_files_and_only_what_it_shows(pages, base, site):
     """Every search file after terms.js carries the build's stamp (cases are numbered by position,
     so a copy cached from an earlier build would mean other cases); a list of cards loads the
     cards it shows by position, never every case's id (ids.js)."""
-    context, page, watch = open_library(chromium, f"{base}en/index.html")
+    context, page, watch = open_library(pages, f"{base}en/index.html")
     stamp = page.evaluate("() => IncidentLibraryData.terms.stamp")
     assert len(stamp) == 12
     page.fill("[data-il-query]", "InfiniBand cabling")
@@ -246,8 +244,8 @@ def test_a_search_asks_for_this_builds_files_and_only_what_it_shows(chromium, ba
         ("en", "InfiniBand cabling", "InfiniBand fabric", "cabling"),
     ],
 )
-def test_query_suggestion_and_url_round_trip(chromium, base, lang, query, suggested, rest):
-    context, page, watch = open_library(chromium, f"{base}{lang}/index.html")
+def test_query_suggestion_and_url_round_trip(pages, base, lang, query, suggested, rest):
+    context, page, watch = open_library(pages, f"{base}{lang}/index.html")
     page.fill("[data-il-query]", query)
     wait_settled(page)
     assert cards(page)[0] == IMBUE
@@ -287,8 +285,8 @@ def test_query_suggestion_and_url_round_trip(chromium, base, lang, query, sugges
     context.close()
 
 
-def test_term_page_filters_within_its_term(chromium, base, library):
-    context, page, watch = open_library(chromium, base + "en/component/infiniband-fabric.html")
+def test_term_page_filters_within_its_term(pages, base, library):
+    context, page, watch = open_library(pages, base + "en/component/infiniband-fabric.html")
     fabric = library.taxonomy.term("component", "infiniband-fabric")
     target = library.cases_with(fabric)[-1]
     (organization,) = library.terms_of(target, "organization")
@@ -300,8 +298,8 @@ def test_term_page_filters_within_its_term(chromium, base, library):
     context.close()
 
 
-def test_pagination_of_live_results(chromium, base, library):
-    context, page, _ = open_library(chromium, base + "en/index.html?domain=kubernetes")
+def test_pagination_of_live_results(pages, base, library):
+    context, page, _ = open_library(pages, base + "en/index.html?domain=kubernetes")
     wait_settled(page)
     kubernetes = library.cases_with(library.taxonomy.term("domain", "kubernetes"))
     assert count_text(page) == f"{len(kubernetes)} cases"
@@ -322,8 +320,8 @@ def graph_kinds(page) -> dict[str, int]:
     )
 
 
-def test_graph_shows_five_kinds_follows_filters_and_navigates(chromium, base, library):
-    context, page, watch = open_library(chromium, base + "ko/index.html")
+def test_graph_shows_five_kinds_follows_filters_and_navigates(pages, base, library):
+    context, page, watch = open_library(pages, base + "ko/index.html")
     page.click("[data-il-graph] > summary")
     page.wait_for_selector("[data-il-graph-canvas] svg")
     kinds = graph_kinds(page)
@@ -351,8 +349,8 @@ def test_graph_shows_five_kinds_follows_filters_and_navigates(chromium, base, li
     context.close()
 
 
-def test_graph_follows_a_text_query(chromium, base):
-    context, page, _ = open_library(chromium, base + "en/index.html?graph=1")
+def test_graph_follows_a_text_query(pages, base):
+    context, page, _ = open_library(pages, base + "en/index.html?graph=1")
     page.wait_for_selector("[data-il-graph-canvas] svg")
     page.fill("[data-il-query]", "InfiniBand cabling")
     wait_settled(page)
@@ -370,10 +368,10 @@ def test_graph_follows_a_text_query(chromium, base):
     context.close()
 
 
-def test_the_whole_list_is_in_library_order(chromium, base, library):
+def test_the_whole_list_is_in_library_order(pages, base, library):
     """Newest occurrence first, then newest publication, then id: the order of the pages built
     from the library, ties included, in the live list as in the pages."""
-    context, page, watch = open_library(chromium, base + "en/index.html")
+    context, page, watch = open_library(pages, base + "en/index.html")
     ids = page.evaluate(
         "async () => (await IncidentLibrary.search('', {}, 1)).items.map(i => i.id)"
     )
