@@ -36,11 +36,14 @@ node_modules/.installed: package.json package-lock.json | test-tools
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-## test: the whole suite (lint, unit, build and browser tests)
+## test: the whole suite (lint, unit, build and browser tests), one worker per processor; a test
+## file's tests stay on one worker, so its fixtures (a site built, a server) are made once, and
+## files start in collection order (the slowest first: tests/conftest.py, SLOWEST_FIRST).
+PYTEST_PARALLEL ?= -n auto --dist loadfile --no-loadscope-reorder
 test: $(STAMP) test-tools node_modules/.installed
 	$(BIN)/ruff check generator tests bench scripts
 	$(BIN)/ruff format --check generator tests bench scripts
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PYTEST_PARALLEL)
 
 clean:
 	rm -rf site .site.building-* .site.old-* .cache

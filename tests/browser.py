@@ -104,13 +104,16 @@ class Tab:
 
 class Pages:
     """The browser tests' pages, each in a context of its own as a new context would be, but
-    reused: a page a test has finished with is reset (blank, its origins' storage, cookies,
-    permissions, HTTP cache and routes cleared, its viewport and media restored) and handed to
-    the next test that asks for the same context options. A new context costs Chromium about
-    0.7 s of CPU for a library page (a renderer started, the theme's and the library's scripts
-    compiled cold); a reset page about 0.25 s (measured in bench/README.md, "make test").
-    Tests that need a context no reset can return to new (an init script, dialogs handled,
-    a CDP session of their own) make one from `chromium` or mark their `Tab` not kept."""
+    reused: a page a test has finished with is reset (blank; its origins' storage, cookies,
+    permissions and routes cleared; its viewport and media restored) and handed to the next
+    test that asks for the same context options. Its HTTP cache is kept, as a returning
+    reader's: a file it serves is still a request `PageWatch` sees (the test servers send no
+    freshness: Chromium reuses a file unasked for a tenth of its age, then asks whether it
+    changed; no site is rebuilt in place between tests). A new context cost Chromium about
+    0.7 s of CPU per library page (a renderer started, the theme's and the library's scripts
+    compiled cold), a reset page about 0.2 s (bench/README.md, "make test"). Tests that need a
+    context no reset can return to new (an init script, dialogs handled) make one from
+    `chromium`; one that opens a CDP session of its own gets a page that is then closed."""
 
     IDLE = 6  # pages kept for later tests, the least recently used closed first (memory)
 
@@ -165,7 +168,6 @@ class Pages:
         cdp = context.new_cdp_session(page)
         for origin in origins:
             cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
-        cdp.send("Network.clearBrowserCache")
         cdp.detach()
         context.clear_cookies()
         context.clear_permissions()

@@ -11,8 +11,36 @@ from pathlib import Path
 import pytest
 import yaml
 
+# Tests marked `alone` (they fork) run where no other thread runs: tests/alone.py.
+from alone import pytest_configure, pytest_pyfunc_call  # noqa: F401 - pytest's hooks
+
 REPO = Path(__file__).resolve().parent.parent
 TODAY = date(2026, 11, 30)
+
+# The test files that take longest, measured under `make test` (bench/README.md), in the order
+# they start: pytest-xdist hands each worker whole files in collection order, so with these
+# first the last file to start is a short one and the workers finish together. Order only; a
+# test checks every name is a test file.
+SLOWEST_FIRST = [
+    "tests/test_contributor_workflow.py",
+    "tests/site/test_site_search.py",
+    "tests/site/test_site_browser.py",
+    "tests/site/test_site_case_page.py",
+    "tests/site/test_site_reader.py",
+    "tests/site/test_site_graph.py",
+    "tests/site/test_site_matrix.py",
+    "tests/adapters/test_adapters_publish.py",
+    "tests/validate/test_broken_inputs.py",
+    "tests/adapters/test_adapters_mcp.py",
+    "tests/test_workflows.py",
+    "tests/agent/test_agent_catalogue.py",
+]
+
+
+def pytest_collection_modifyitems(items) -> None:
+    rank = {name: n for n, name in enumerate(SLOWEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
+
 
 TAXONOMY = """\
 graph: [cause, component, symptom, contributing_factor]

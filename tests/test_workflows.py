@@ -551,6 +551,13 @@ def test_library_diff_survives_a_base_whose_taxonomy_does_not_load(changed_libra
     assert "Not compared. The working tree has 3 valid incident(s)." in result.stdout
 
 
+def test_the_slowest_test_files_named_to_start_first_exist():
+    from conftest import SLOWEST_FIRST
+
+    assert [name for name in SLOWEST_FIRST if not (REPO / name).is_file()] == []
+    assert len(set(SLOWEST_FIRST)) == len(SLOWEST_FIRST)
+
+
 def test_the_test_command_collects_every_test_file():
     """`make test` runs plain `pytest`: every tests/**/test_*.py must be in what it collects
     (pytest's default norecursedirs skips any folder named build, and tests/build is one)."""
@@ -568,3 +575,46 @@ def test_the_test_command_collects_every_test_file():
         if not any(part.startswith(".") for part in p.parts)
     }
     assert files - collected == set()
+
+
+ALONE_TESTS = """
+import os, threading, pytest
+
+if "INCIDENTS_TEST_ALONE" not in os.environ:  # a thread of this process, as a test server's
+    threading.Thread(target=threading.Event().wait, daemon=True).start()
+
+@pytest.mark.alone
+def test_runs_where_no_other_thread_runs():
+    assert threading.active_count() == 1 and os.environ.get("INCIDENTS_TEST_ALONE") == "1"
+
+@pytest.mark.alone
+def test_fails_there():
+    assert 1 == 2, "failed as it should"
+
+@pytest.mark.alone
+def test_skips_there():
+    pytest.skip("skipped for a reason")
+
+def test_unmarked_stays_here():
+    assert threading.active_count() > 1 and "INCIDENTS_TEST_ALONE" not in os.environ
+"""
+
+
+def test_tests_that_fork_run_where_no_other_thread_runs_and_report_back(tmp_path):
+    """Where another thread runs (a test server's, kept for the session by an earlier test of
+    the same pytest-xdist worker), a test marked `alone` (tests/alone.py) runs in a pytest of its
+    own, and its outcome is reported as its own."""
+    (tmp_path / "test_forking.py").write_text(ALONE_TESTS, encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-rfs", "-p", "alone", "-p", "no:cacheprovider"]
+        + ["test_forking.py"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(REPO / "tests")},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    output = run.stdout
+    assert "1 failed, 2 passed, 1 skipped" in output, output
+    assert "in a pytest of its own" in output and "failed as it should" in output
+    assert "skipped for a reason" in output

@@ -29,13 +29,6 @@ from generator.model.incident import incident_model
 needs_fork = pytest.mark.skipif(not can_fork(), reason="needs Linux, fork and two processors")
 
 
-@pytest.fixture
-def alone():
-    """Fork tests need this process to run no other thread (the executor checks that too)."""
-    if threading.active_count() > 1:
-        pytest.skip("another thread is running in this test process")
-
-
 def square(n: int) -> int:
     return n * n
 
@@ -51,7 +44,7 @@ class TestSerial:
 
 
 @needs_fork
-@pytest.mark.usefixtures("alone")
+@pytest.mark.alone  # forks: in a process with no other thread (tests/conftest.py)
 class TestFork:
     def test_same_results_in_order_from_other_processes(self):
         executor = ForkExecutor(minimum=1)
@@ -127,7 +120,7 @@ class TestFork:
 
 
 @needs_fork
-@pytest.mark.usefixtures("alone")
+@pytest.mark.alone  # forks: in a process with no other thread (tests/conftest.py)
 class TestStart:
     """`start`: the workers run the jobs while this process goes on with work of its own."""
 

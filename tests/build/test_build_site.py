@@ -274,6 +274,7 @@ def test_the_repository_builds_without_a_shell(tmp_path):
     assert all(site.content(p.url) for p in site.pages)
 
 
+@pytest.mark.alone  # forks: in a process with no other thread (tests/conftest.py)
 def test_the_corpus_is_made_while_the_workers_render_and_a_failure_stops_them(
     tmp_path, monkeypatch
 ):
@@ -285,8 +286,8 @@ def test_the_corpus_is_made_while_the_workers_render_and_a_failure_stops_them(
     from generator.build import site as site_module
     from generator.build.executor import ForkExecutor, can_fork, serial
 
-    if not can_fork() or threading.active_count() > 1:
-        pytest.skip("needs fork, two processors and no other thread in this process")
+    if not can_fork():
+        pytest.skip("needs Linux, fork and two processors")
     _, paths = fixture_project(tmp_path)
     forked = build(paths, executor=ForkExecutor(minimum=1), today=TODAY)
     alone = build(paths, executor=serial, today=TODAY)
