@@ -52,20 +52,21 @@ def _run_elsewhere(item) -> dict[str, tuple[str, str]]:
     results = item.config.stash[_results]
     path = str(item.path)
     if path not in results:
-        report = Path(tempfile.mkdtemp(prefix="alone-")) / "report.xml"
         env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST")}
-        run = subprocess.run(
-            [sys.executable, "-m", "pytest", "-q", "-p", "no:xdist", "-p", "no:cacheprovider"]
-            + ["-m", "alone", f"--junitxml={report}", path],
-            cwd=item.config.rootpath,
-            env=env | {ALONE: "1"},
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        outcomes = {}
-        if report.exists():
-            for case in ElementTree.parse(report).getroot().iter("testcase"):
+        with tempfile.TemporaryDirectory(prefix="alone-") as folder:
+            report = Path(folder) / "report.xml"
+            run = subprocess.run(
+                [sys.executable, "-m", "pytest", "-q", "-p", "no:xdist", "-p", "no:cacheprovider"]
+                + ["-m", "alone", f"--junitxml={report}", path],
+                cwd=item.config.rootpath,
+                env=env | {ALONE: "1"},
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
+            cases = ElementTree.parse(report).getroot().iter("testcase") if report.exists() else ()
+            outcomes = {}
+            for case in cases:
                 problem = next(iter(case), None)  # <failure>, <error> or <skipped>
                 if problem is None:
                     outcomes[case.get("name")] = ("passed", "")

@@ -136,7 +136,6 @@ class Pages:
         else:
             context = self.browser.new_context(**options)
             tab = Tab(self, key, context, context.new_page())
-        tab.kept = True
         tab.watch = PageWatch(tab.page)
         if url is not None:
             tab.page.goto(url)
@@ -169,7 +168,6 @@ class Pages:
         for origin in origins:
             cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
         cdp.detach()
-        context.clear_cookies()
         context.clear_permissions()
         page.emulate_media(media="null", color_scheme=options.get("color_scheme", "light"))
         viewport = options.get("viewport", {"width": 1280, "height": 720})

@@ -61,8 +61,7 @@ def query_params(page) -> dict[str, list[str]]:
     return parse_qs(urlsplit(page.url).query)
 
 
-# The page's searches, one after another in one call (a call per search cost more than the
-# searches).
+# The page's searches, one after another in one call for the whole set.
 TOP_3 = """async queries => {
   const out = [];
   for (const q of queries) out.push((await IncidentLibrary.search(q, {}, 1)).items.slice(0, 3).map(i => i.id));
