@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/memory.py PROJECT      # e.g. a corpus from bench/generate.py
 
-Runs `generator.build.site.build` with the build's own executor and prints, for each stage, its
+Runs `generator.pipeline.site.build` with the build's own executor and prints, for each stage, its
 time and the process's resident memory before and after it, with the peak so far (VmRSS and
 VmHWM from /proc, so Linux only). Then what the finished site holds. A measurement, not a test:
 it is how the corpus was found to take 1.5 GiB of 2.7 at 10,000 incidents (bench/README.md).
@@ -18,11 +18,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import generator.build.site as site  # noqa: E402
-from generator.build.executor import default_executor  # noqa: E402
+import generator.pipeline.site as site  # noqa: E402
 from generator.load.project import ProjectPaths  # noqa: E402
+from generator.pipeline.executor import default_executor  # noqa: E402
 
-# The build's stages as generator/build/site.py calls them, in order (tests/bench holds the names
+# The build's stages as generator/pipeline/site.py calls them, in order (tests/bench holds the names
 # to the module's): the render starts on the workers, the build process makes the layout, the
 # corpus and the files meanwhile, then gathers the rendered pages.
 STAGES = (

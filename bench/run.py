@@ -46,13 +46,13 @@ sys.path.insert(0, str(BENCH))
 
 from generate import write_plain_pages, write_project  # noqa: E402
 
-from generator.build.check_result import RACY_SECONDS  # noqa: E402
+from generator.pipeline.check_result import RACY_SECONDS  # noqa: E402
 
 VENV_BIN = Path(sys.executable).parent
 INCIDENTS = VENV_BIN / "incidents"
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONDONTWRITEBYTECODE": "1"}
 
-# Functions the core's build (generator.build.site) and the plugin call, timed inside the build
+# Functions the core's build (generator.pipeline.site) and the plugin call, timed inside the build
 # process, and the stage they belong to. Names no longer used are skipped; plugin work not listed
 # here shows up as "other plugin work".
 CORE_STAGES = {
@@ -150,14 +150,14 @@ def child_build(project: Path, result: Path) -> None:
     """`mkdocs build` of `project` in this process, with the plugin's work timed; JSON to `result`.
 
     Wraps the plugin's hooks and the core functions the build calls (names in
-    generator.build.site and the plugin module), then runs MkDocs' own `build` command. Nothing
+    generator.pipeline.site and the plugin module), then runs MkDocs' own `build` command. Nothing
     on disk is changed.
     """
     from mkdocs.__main__ import cli
 
     import generator.adapters.mkdocs.frames as frames
     import generator.adapters.mkdocs.plugin as plugin
-    import generator.build.site as site
+    import generator.pipeline.site as site
 
     seconds: dict[str, float] = defaultdict(float)
     calls: dict[str, int] = defaultdict(int)
@@ -251,7 +251,7 @@ def measure(
     row["check"] = asdict(check)
     status(f"N={count}: incidents check {_seconds(check)}")
     report_failure(check)
-    # Stats younger than RACY_SECONDS are never trusted (build/check_result.py): wait that long
+    # Stats younger than RACY_SECONDS are never trusted (pipeline/check_result.py): wait that long
     # after writing the corpus, then a check with the cold run's per-file cache ("warm", which
     # stores the report) and one with nothing changed since ("unchanged").
     time.sleep(max(0.0, started + row["generate_s"] + RACY_SECONDS + 0.5 - time.perf_counter()))

@@ -102,9 +102,9 @@ def relevance(queries: list[dict], answers: dict[str, list[str]]) -> dict:
 def python_answers(queries: dict) -> dict:
     from datetime import date
 
-    from generator.build.check import check_project
     from generator.load.project import ProjectPaths
     from generator.model.library import build_library
+    from generator.pipeline.check import check_project
     from generator.search.corpus import build_corpus
     from generator.search.engine import search
 

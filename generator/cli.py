@@ -9,15 +9,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .build.check_result import Report, ResultStore, only_files
 from .languages import LANGS
 from .load.files import ProjectPaths, select_incident_files
+from .pipeline.check_result import Report, ResultStore, only_files
 
 if TYPE_CHECKING:
     from .validate.diagnostics import Diagnostic
 
 # The models, YAML and the checks are imported by the commands that use them: `incidents check`
-# of an unchanged library answers from its stored report without them (build/check_result.py).
+# of an unchanged library answers from its stored report without them (pipeline/check_result.py).
 
 ROOT_OPTION = click.option(
     "--root",
@@ -87,9 +87,9 @@ def check(
     store = None if no_cache else ResultStore(project, today)
     report = store.lookup() if store is not None else None
     if report is None:
-        from .build.check import check_project
-        from .build.check_cache import CACHE_FILE, CheckCache
-        from .build.executor import default_executor
+        from .pipeline.check import check_project
+        from .pipeline.check_cache import CACHE_FILE, CheckCache
+        from .pipeline.executor import default_executor
 
         cache = None if no_cache else CheckCache(project.root / CACHE_FILE, summaries=True)
         checked = check_project(project, today, None, cache, default_executor(), summaries=True)
@@ -129,9 +129,9 @@ def _report(diagnostics: tuple[Diagnostic, ...], output_format: str, err: bool =
 def _load_library(root: Path, err: bool = False):
     """The validated library, or exit 1 with the problems that stop it from loading (on
     standard error with `err`, when standard output is a protocol's)."""
-    from .build.check import check_project
-    from .build.executor import default_executor
     from .model.library import build_library
+    from .pipeline.check import check_project
+    from .pipeline.executor import default_executor
 
     checked = check_project(ProjectPaths.at(root), date.today())
     errors = [d for d in checked.diagnostics if d.severity == "error"]
@@ -349,10 +349,6 @@ def serve(root: Path, dev_addr: str) -> None:
     sys.exit(serve_site(ProjectPaths.at(root), dev_addr))
 
 
-if __name__ == "__main__":  # pragma: no cover
-    main()
-
-
 @main.command()
 @ROOT_OPTION
 @click.option(
@@ -432,3 +428,7 @@ def terms(facet: str | None, root: Path, lang: str) -> None:
             parent = f"  [under {term.parent}]" if term.parent else ""
             click.echo(f"  {term.id:<{width}}  {term.cases:>4}  {term.label}{parent}{aliases}")
         click.echo("")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

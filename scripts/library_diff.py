@@ -29,12 +29,12 @@ try:
 except ImportError:  # run from a checkout without the package installed
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from generator.build.check import check_project
 from generator.languages import LANGS
 from generator.load.project import ProjectPaths, incident_files
 from generator.model.incident import Incident
 from generator.model.library import Library, build_library
 from generator.model.taxonomy import Taxonomy, Term
+from generator.pipeline.check import check_project
 from generator.validate.incident import parse_file_name
 
 TAXONOMY = "taxonomy.yml"

@@ -340,9 +340,9 @@ SEARCH_QUERIES: dict = yaml.safe_load(
 @pytest.fixture(scope="session")
 def repository_library():
     """This repository's own library, checked and built once per test session."""
-    from generator.build.check import check_project
     from generator.load.project import ProjectPaths
     from generator.model.library import build_library
+    from generator.pipeline.check import check_project
 
     checked = check_project(ProjectPaths.at(REPO), date.today())
     return build_library(checked.taxonomy, checked.result.incidents)

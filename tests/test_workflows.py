@@ -560,7 +560,7 @@ def test_the_slowest_test_files_named_to_start_first_exist():
 
 def test_the_test_command_collects_every_test_file():
     """`make test` runs plain `pytest`: every tests/**/test_*.py must be in what it collects
-    (pytest's default norecursedirs skips any folder named build, and tests/build is one)."""
+    (pytest's default norecursedirs skips folders such as build, dist and venv)."""
     listed = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
         cwd=REPO,

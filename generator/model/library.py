@@ -100,7 +100,7 @@ def build_library(
 ) -> Library:
     """Index incidents by id and by term, rank related cases and count co-occurring terms.
 
-    `executor` (see build/executor.py) shares the ranking of related cases, the costly part on
+    `executor` (see pipeline/executor.py) shares the ranking of related cases, the costly part on
     a large library, among workers; by default it runs here. `previous` (a preview's last
     library): when every case has the same descriptive terms in the same order, under the same
     taxonomy, the ranking is its ranking (an edit of a case's text changes none of it)."""

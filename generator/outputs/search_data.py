@@ -276,7 +276,8 @@ def search_files(
     With `previous` (a preview's last build), the scripts an edit cannot have changed are the
     last build's bytes: the vocabulary parts none of whose words an edited case had or has, and
     the text of each case that is unchanged at the same position (encoding them all again was a
-    fifth of a preview's rebuild). tests/build holds the result to a fresh build's, byte for byte.
+    fifth of a preview's rebuild). tests/pipeline holds the result to a fresh build's, byte
+    for byte.
     """
     ids = [incident.id for incident in library.incidents]
     kept = _unchanged(library, corpora, previous)

@@ -1,8 +1,8 @@
 """The kinds of page the site has: each a small frozen class with its template and its data.
 
 A page holds exactly what its template shows (never the whole library), so two pages are equal
-when they would render the same, and `build/preview.py` can tell which pages an edit changed by
-comparing them. Adding a kind of page means adding a class here, a template, and a line in
+when they would render the same, and a preview can tell which pages an edit changed by comparing
+them. Adding a kind of page means adding a class here, a template, and a line in
 `pages/build.py` that makes its instances; nothing keeps a list of kinds by hand.
 """
 

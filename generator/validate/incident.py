@@ -82,7 +82,7 @@ def parse_file_name(name: str) -> FileName | None:
 @dataclass(frozen=True)
 class FileOutcome:
     """What checking one file on its own found: a pure function of the file, the taxonomy and
-    the date, so it can be cached by the file's content (see project.py)."""
+    the date, so it can be cached by the file's content (see pipeline/check_cache.py)."""
 
     path: str
     incident_id: str | None  # None when the file name is unusable

@@ -164,7 +164,7 @@ def test_a_preview_writes_again_only_what_a_rebuild_changed(tmp_path):
     the files no longer on disk; the others are left as they were. Without `pages` and
     `files` (a build) every one is written."""
     from generator.adapters.mkdocs import frames
-    from generator.build.executor import serial
+    from generator.pipeline.executor import serial
 
     project = Project(tmp_path / "project")
     write_fixture_library(project)
@@ -221,7 +221,7 @@ def test_a_preview_draws_one_frame_per_language_while_they_hold(tmp_path, monkey
 
 
 def serial_executor():
-    from generator.build.executor import serial
+    from generator.pipeline.executor import serial
 
     return serial
 

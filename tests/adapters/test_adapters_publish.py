@@ -124,7 +124,7 @@ def test_the_parallel_build_equals_the_serial_one(tmp_path: Path):
     sys.path.insert(0, str(REPO / "bench"))
     from generate import write_project
 
-    from generator.build.executor import processors
+    from generator.pipeline.executor import processors
 
     root = write_project(150, tmp_path / "project", seed=3)
     sites = {}

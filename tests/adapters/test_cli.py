@@ -229,7 +229,7 @@ def test_status_refuses_a_broken_library(project: Project):
 
 
 def test_check_reuses_its_cache_and_notices_every_change(project: Project, monkeypatch):
-    import generator.build.check as project_module
+    import generator.pipeline.check as project_module
 
     project.add_incident()
     project.add_incident(
@@ -425,3 +425,17 @@ def test_check_changed_outside_git_says_so(project: Project):
     project.add_incident()
     result = run("check", "--changed", "--root", str(project.root))
     assert result.exit_code == 2 and "not in a git repository" in result.output
+
+
+def test_python_m_and_the_entry_point_list_the_same_commands():
+    """`python -m generator.cli` runs the module as `__main__`: every command must be defined
+    before the group is called, or the later ones are missing from its help."""
+    listed = subprocess.run(
+        [sys.executable, "-m", "generator.cli", "--help"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout
+    commands = set(re.findall(r"^  ([a-z][a-z-]*)\s", listed.split("Commands:")[1], re.M))
+    assert commands == set(main.commands)

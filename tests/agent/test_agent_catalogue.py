@@ -11,12 +11,12 @@ import pytest
 from conftest import SEARCH_QUERIES
 
 from generator.agent.catalogue import Catalogue, CatalogueError
-from generator.build.check import check_project
 from generator.load.export import ExportError, library_from_export
 from generator.load.project import ProjectPaths
 from generator.model.incident import SECTIONS
 from generator.model.library import build_library
 from generator.outputs.exports import api_files
+from generator.pipeline.check import check_project
 from generator.search.corpus import build_corpus
 from generator.search.engine import search
 

@@ -7,8 +7,8 @@ from datetime import date
 
 from conftest import REPO
 
-from generator.build.check import check_project
 from generator.load.project import ProjectPaths
+from generator.pipeline.check import check_project
 
 sys.path.insert(0, str(REPO / "bench"))
 import generate  # noqa: E402
@@ -68,7 +68,7 @@ def test_the_memory_script_watches_stages_the_build_has():
     """bench/memory.py wraps the build's stages by name: a renamed stage broke it unnoticed."""
     import memory
 
-    import generator.build.site as site
+    import generator.pipeline.site as site
 
     missing = [name for name in memory.STAGES if not callable(getattr(site, name, None))]
     assert missing == []

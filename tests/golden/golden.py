@@ -3,7 +3,7 @@
     .venv/bin/python tests/golden/golden.py        # rewrite expected/ after an intended change
 
 The output is the core's site without any shell: every page's content area at its URL, and every
-other file the build makes (search data, exports, feeds, assets). `tests/build/test_build_site.py`
+other file the build makes (search data, exports, feeds, assets). `tests/pipeline/test_pipeline_site.py`
 builds the same library and compares the two folders file by file; review `git diff
 tests/golden/expected` before committing a rewrite.
 """
@@ -23,9 +23,9 @@ TODAY = date(2026, 11, 30)
 
 def build_files() -> dict[str, bytes]:
     """Every output of the golden library, by site-relative path."""
-    from generator.build.site import build
     from generator.load.project import ProjectPaths
     from generator.pages.build import SiteOptions
+    from generator.pipeline.site import build
 
     site = build(
         ProjectPaths.at(LIBRARY), SiteOptions(site_url="https://example.org/"), today=TODAY

@@ -17,10 +17,10 @@ from conftest import BODY_EN, BODY_KO, TAXONOMY, TODAY, incident_text, translati
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.build.check import check_project
 from generator.load.front_matter import Position, _LineIndex
 from generator.load.project import ProjectPaths
 from generator.model.incident import IncidentMeta, split_sections
+from generator.pipeline.check import check_project
 
 # Bounded so the module runs in about 15 s; database=None leaves no .hypothesis folder behind.
 SETTINGS = settings(

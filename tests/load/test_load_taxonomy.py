@@ -7,10 +7,10 @@ import unicodedata
 import pytest
 from conftest import REPO, TAXONOMY, TODAY, Project
 
-from generator.build.check import check_project
 from generator.load.front_matter import LoadError, parse_yaml
 from generator.load.project import ProjectPaths, load_taxonomy
 from generator.load.taxonomy import build_taxonomy
+from generator.pipeline.check import check_project
 
 
 def problems(text: str) -> list[str]:

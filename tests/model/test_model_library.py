@@ -13,7 +13,6 @@ from types import MappingProxyType
 import pytest
 from conftest import TAXONOMY, TODAY
 
-from generator.build.check import check_project
 from generator.load.front_matter import parse_yaml
 from generator.load.project import ProjectPaths
 from generator.load.taxonomy import build_taxonomy
@@ -25,6 +24,7 @@ from generator.model.library import (
     newest_first,
 )
 from generator.model.taxonomy import Taxonomy
+from generator.pipeline.check import check_project
 
 TAX = build_taxonomy(parse_yaml(TAXONOMY, "taxonomy.yml"), "taxonomy.yml")[0]
 MODEL = incident_model(TAX)

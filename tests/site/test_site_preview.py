@@ -1,5 +1,5 @@
 """Live preview: `incidents serve` shows an edit, and a page naming the problem while an edit
-breaks the build (which pages an edit changes: tests/build)."""
+breaks the build (which pages an edit changes: tests/pipeline)."""
 
 from __future__ import annotations
 

@@ -13,7 +13,6 @@ from conftest import BODY_EN, REPO, TODAY, Project, incident_text, translation_t
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from sitebuild import CHECKER, REPOSITORY, build_fixture_site, write_fixture_library
 
-from generator.build.check import check_project
 from generator.load.front_matter import parse_yaml
 from generator.load.project import ProjectPaths
 from generator.load.taxonomy import build_taxonomy
@@ -21,6 +20,7 @@ from generator.model.incident import CaseText, Incident, Section, Source, incide
 from generator.model.library import build_library
 from generator.pages.build import SiteOptions, build_pages
 from generator.pages.kinds import CasePage
+from generator.pipeline.check import check_project
 from generator.render.renderer import Renderer
 
 HOSTILE = "acme-hostile"

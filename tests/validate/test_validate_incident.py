@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from conftest import BODY_EN, BODY_KO, TODAY, Project, incident_text, translation_text
 
-from generator.build.check import check_project
 from generator.load.project import ProjectPaths
+from generator.pipeline.check import check_project
 
 P = "incidents/acme-gpu-outage.md"
 T = "incidents/acme-gpu-outage.ko.md"

@@ -11,8 +11,8 @@ from conftest import BODY_EN, BODY_KO, TODAY, Project, translation_text
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.build.check import check_project
 from generator.load.project import ProjectPaths
+from generator.pipeline.check import check_project
 from generator.validate import review
 
 P = "incidents/acme-gpu-outage.md"

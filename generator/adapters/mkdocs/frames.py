@@ -27,11 +27,11 @@ from markupsafe import Markup, escape
 from mkdocs.commands.build import get_context
 from mkdocs.structure.files import File
 
-from ...build.executor import Executor
-from ...build.site import Site
 from ...languages import LANGS
 from ...outputs.csp import with_policy
 from ...pages.kinds import Page
+from ...pipeline.executor import Executor
+from ...pipeline.site import Site
 from . import support
 
 # The content's token carries a heading: every page of the core has its own <h1> (Material adds

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...build.executor import serial
-from ...build.site import BuildError, build
+from ...pipeline.executor import serial
+from ...pipeline.site import BuildError, build
 from . import frames, support
 from .preview import PreviewErrors
 

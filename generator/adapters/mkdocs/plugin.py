@@ -1,6 +1,6 @@
 """The MkDocs adapter: asks the core for the site and hands it to MkDocs, hook by hook.
 
-The core (`generator.build.site.build`) checks the library and renders every page's content;
+The core (`generator.pipeline.site.build`) checks the library and renders every page's content;
 MkDocs and Material only draw the frame around each page and write it. Publishing (a staging
 folder swapped in on success) is an adapter of its own. To move to
 another shell, replace this package; see docs/ARCHITECTURE.md.
@@ -15,11 +15,11 @@ from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 
-from ...build.check_cache import CheckCache
-from ...build.executor import default_executor, serial
-from ...build.site import BuildError, Site, build
 from ...load.project import ProjectPaths
 from ...outputs.csp import with_policy
+from ...pipeline.check_cache import CheckCache
+from ...pipeline.executor import default_executor, serial
+from ...pipeline.site import BuildError, Site, build
 from ..publish import Publication, PublishError, check_site_dir
 from . import frames, library, support
 

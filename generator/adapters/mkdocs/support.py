@@ -19,11 +19,11 @@ from watchdog import events
 from watchdog.observers import Observer
 from watchdog.observers.polling import PollingObserver
 
-from ...build.site import Site
 from ...languages import AUTONYMS, DEFAULT, LANGS, of_url
 from ...load.project import ProjectPaths
 from ...pages import urls
 from ...pages.build import SiteOptions
+from ...pipeline.site import Site
 from ...render import strings
 from ...render.renderer import Sections
 from ...validate.diagnostics import Diagnostic

@@ -1,4 +1,4 @@
-"""How the build uses processors (generator/build/executor.py): `SerialExecutor.map`, and
+"""How the build uses processors (generator/pipeline/executor.py): `SerialExecutor.map`, and
 `ForkExecutor.map` giving the same results in the same order from forked workers (where
 `can_fork()`), staying in this process below `minimum` or while another thread runs, counting
 what it forked, and `default_executor()` honouring INCIDENTS_JOBS=1."""
@@ -13,8 +13,11 @@ import time
 import pytest
 from conftest import TAXONOMY
 
-from generator.build import executor as executor_module
-from generator.build.executor import (
+from generator.load.front_matter import parse_yaml
+from generator.load.taxonomy import build_taxonomy
+from generator.model.incident import incident_model
+from generator.pipeline import executor as executor_module
+from generator.pipeline.executor import (
     MIN_JOBS,
     ForkExecutor,
     SerialExecutor,
@@ -22,9 +25,6 @@ from generator.build.executor import (
     default_executor,
     serial,
 )
-from generator.load.front_matter import parse_yaml
-from generator.load.taxonomy import build_taxonomy
-from generator.model.incident import incident_model
 
 needs_fork = pytest.mark.skipif(not can_fork(), reason="needs Linux, fork and two processors")
 

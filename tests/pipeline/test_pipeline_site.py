@@ -12,10 +12,10 @@ from conftest import REPO, TODAY, Project, incident_text, translation_text
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from sitebuild import write_fixture_library
 
-from generator.build.site import BuildError, build
 from generator.load.project import ProjectPaths
 from generator.outputs.schema import incident_schema
 from generator.pages.kinds import CasePage, FacetPage, HomePage, MatrixPage, TermPage
+from generator.pipeline.site import BuildError, build
 from generator.render.renderer import Renderer
 
 sys.path.insert(0, str(REPO / "tests" / "golden"))
@@ -282,9 +282,9 @@ def test_the_corpus_is_made_while_the_workers_render_and_a_failure_stops_them(
     site is the serial build's, and a failure on this side stops the workers at once."""
     import threading
 
-    from generator.build import executor as executor_module
-    from generator.build import site as site_module
-    from generator.build.executor import ForkExecutor, can_fork, serial
+    from generator.pipeline import executor as executor_module
+    from generator.pipeline import site as site_module
+    from generator.pipeline.executor import ForkExecutor, can_fork, serial
 
     if not can_fork():
         pytest.skip("needs Linux, fork and two processors")
@@ -311,8 +311,8 @@ def test_a_build_collects_garbage_less_often_and_restores_the_collector(tmp_path
     it, as after a failed one, the process's own thresholds are back."""
     import gc
 
-    from generator.build import executor as executor_module
-    from generator.build import site as site_module
+    from generator.pipeline import executor as executor_module
+    from generator.pipeline import site as site_module
 
     _, paths = fixture_project(tmp_path)
     usual = gc.get_threshold()

@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 from conftest import Project
 
-import generator.build.check_cache as check_cache
-import generator.build.check_result as check_result
+import generator.pipeline.check_cache as check_cache
+import generator.pipeline.check_result as check_result
 from generator.cli import main
 
 
@@ -64,7 +64,7 @@ def test_an_edit_in_the_same_second_on_a_coarse_clock_is_checked_again(
         second = 1_000_000_000
         return stat and (stat[0] // second * second, stat[1] // second * second, *stat[2:])
 
-    import generator.build.check as project_module
+    import generator.pipeline.check as project_module
 
     monkeypatch.setattr(check_result, "file_stat", coarse)  # the stored report's fingerprint
     monkeypatch.setattr(project_module, "file_stat", coarse)  # the per-file cache
@@ -158,8 +158,8 @@ def test_check_without_a_cache_keeps_summaries_and_collects_garbage_in_bulk(
     collects garbage at the build's thresholds while it checks."""
     import gc
 
-    from generator.build import check as check_module
-    from generator.build import executor as executor_module
+    from generator.pipeline import check as check_module
+    from generator.pipeline import executor as executor_module
     from generator.validate.incident import MetaSummary
 
     project.add_incident()
@@ -209,8 +209,8 @@ def test_a_summary_is_its_own_summary(project: Project):
     20,000 new objects in the one process, at 10,000 incidents)."""
     from datetime import date
 
-    from generator.build.check import _check_bytes
     from generator.load.project import ProjectPaths, load_taxonomy
+    from generator.pipeline.check import _check_bytes
 
     path = project.add_incident()
     taxonomy, _ = load_taxonomy(ProjectPaths.at(project.root))

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import REPO, Project
 
-import generator.build.check_result as check_result
+import generator.pipeline.check_result as check_result
 from generator.cli import main
 
 
@@ -33,7 +33,7 @@ def _stored(project: Project) -> Path:
 
 def _full_checks(monkeypatch) -> list[int]:
     """Counts the full checks the command runs (the stored report spares them)."""
-    import generator.build.check as check_module
+    import generator.pipeline.check as check_module
 
     calls: list[int] = []
     real = check_module.check_project
@@ -129,7 +129,7 @@ def test_an_unchanged_check_loads_neither_the_models_nor_yaml(project: Project):
     _two_incidents(project)
     script = (
         "import sys\n"
-        "import generator.build.check_result as r\n"
+        "import generator.pipeline.check_result as r\n"
         "r.RACY_SECONDS = 0\n"
         "from generator.cli import main\n"
         "try:\n"
