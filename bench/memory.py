@@ -31,7 +31,7 @@ STAGES = (
     "build_pages",
     "_start_render",
     "layout_terms",
-    "build_corpora",
+    "search_corpora",
     "_files",
     "_rendered",
 )

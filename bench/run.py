@@ -64,7 +64,7 @@ CORE_STAGES = {
     "terms_payload": "search data + graph",
     "cases_payload": "search data + graph",
     "as_script": "search data + graph",
-    "build_corpora": "search corpus + index",
+    "search_corpora": "search corpus + index",
     "search_files": "search corpus + index",
     "markdown_files": "Markdown (.md, llms.txt)",
     "api_files": "exports + feeds",
