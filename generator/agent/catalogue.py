@@ -164,10 +164,13 @@ class Catalogue:
         self.corpora: dict[str, SearchCorpus] = build_corpora(library)
 
     @classmethod
-    def from_export(cls, path: Path, site_url: str = "") -> Catalogue:
-        from ..load.export import library_from_export
+    def from_export(cls, path: Path, site_url: str | None = None) -> Catalogue:
+        """The library of a site's exports; its URLs start at `site_url`, or at the address the
+        exports were built for (relative when neither is known)."""
+        from ..load.export import read_export
 
-        return cls(library_from_export(path), site_url)
+        library, built_for = read_export(path)
+        return cls(library, built_for if site_url is None else site_url)
 
     # -- arguments --
 
