@@ -55,7 +55,8 @@ SITE_SEARCH = """async queries => {
     const r = await IncidentLibrary.search(q, {}, 1);
     const ms = performance.now() - started;
     const ids = (r.ids || r.items.map(i => i.id)).slice(0, TOP);
-    out.push({ids: ids, results: r.exact === undefined ? r.total : r.exact, listed: r.total, ms: ms});
+    const results = r.exact === undefined ? r.total : r.exact;
+    out.push({ids: ids, results: results, listed: r.total, ms: ms});
   }
   return out;
 }""".replace("TOP", str(TOP))
@@ -116,7 +117,15 @@ def pagefind_environment() -> Path:
     if not python.exists():
         venv.create(PAGEFIND_ENV, with_pip=True)
         subprocess.run(
-            [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", PAGEFIND],
+            [
+                str(python),
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                PAGEFIND,
+            ],
             check=True,
         )
     return python
@@ -129,7 +138,7 @@ def pagefind_site(site: Path, langs: list[str], into: Path) -> Path:
     for lang in langs:
         shutil.copytree(site / lang / "cases", copy / lang / "cases")
         (copy / f"pagefind-{lang}.html").write_text(
-            f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"></head><body></body></html>',
+            f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"></head></html>',
             encoding="utf-8",
         )
     subprocess.run(
@@ -201,7 +210,12 @@ def python_answers(queries: dict[str, list[dict]]) -> tuple[dict, int]:
             result = search(corpus, case["query"])
             ms = (time.perf_counter() - started) * 1000
             found.append(
-                {"ids": list(result.ids[:TOP]), "results": result.exact, "listed": result.total, "ms": ms}
+                {
+                    "ids": list(result.ids[:TOP]),
+                    "results": result.exact,
+                    "listed": result.total,
+                    "ms": ms,
+                }
             )
         out[lang] = found
     return out, len(library.incidents)
@@ -262,7 +276,10 @@ def main() -> int:
                 a["ids"] == b["ids"] and a["results"] == b["results"]
                 for a, b in zip(first, answers[other][lang], strict=True)
             )
-            print(f"agreement {lang} {site_engines[0]} = {other}: {same}/{len(first)} identical top {TOP}")
+            print(
+                f"agreement {lang} {site_engines[0]} = {other}: "
+                f"{same}/{len(first)} identical top {TOP}"
+            )
     if args.misses:
         for engine, by_lang in figures.items():
             for lang, found in by_lang.items():

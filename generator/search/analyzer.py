@@ -249,6 +249,8 @@ def browser_rules() -> dict[str, Any]:
         "stopwords": sorted(analyzer.stopwords),
         "max_query_words": data["max_query_words"],
         "exact_first": data["exact_first"],
+        "join_words": data["join_words"],
+        "filler": [str(name) for name in data["filler"]],
         "max_alternatives": data["max_alternatives"],
         "typo": data["typo"],
         "lead_bonus": data["lead_bonus"],

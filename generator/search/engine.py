@@ -327,15 +327,17 @@ def _units(
     index has as one word joined, `join_words`), or the words of a phrase that names a term (the
     longest that starts at each word, left to right)."""
     words: list[tuple[str, str]] = []  # (typed, analysed)
+    joinable = False  # the word before was kept as typed: it may be joined with this one
     for raw in analyzer.raw_words(query):
         word = analyzer.stem(raw)
-        if words and rules()["join_words"]:
-            before = words[-1][0]
-            joined = before + raw
-            if same_script(before, raw) and corpus.frequency(analyzer.stem(joined)):
-                words[-1] = (f"{before} {raw}", analyzer.stem(joined))
+        if joinable and rules()["join_words"] and same_script(words[-1][0], raw):
+            joined = analyzer.stem(words[-1][0] + raw)
+            if corpus.frequency(joined):
+                words[-1] = (f"{words[-1][0]} {raw}", joined)
+                joinable = False
                 continue
-        if analyzer.long_enough(word):
+        joinable = analyzer.long_enough(word)
+        if joinable:
             words.append((raw, word))
     longest = max((len(p) for p in corpus.term_phrases), default=0)
     units = []
