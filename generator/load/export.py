@@ -79,6 +79,8 @@ def _front_matter(case: dict, taxonomy) -> dict:
         meta["scale"] = case["scale"]
     if case.get("not_in_sources"):
         meta["not_in_sources"] = case["not_in_sources"]
+    if case.get("distinct_from"):
+        meta["distinct_from"] = case["distinct_from"]
     for facet in taxonomy.facets:
         ids = [term["id"] for term in case["terms"].get(facet.id, [])]
         if facet.single:

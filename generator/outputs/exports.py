@@ -59,6 +59,10 @@ class ExportIncident(_Export):
     not_in_sources: list[str] = Field(
         description="Sections the sources do not cover (the case is partial there)."
     )
+    distinct_from: list[str] = Field(
+        default_factory=list,
+        description="Ids of cases that look alike but are different incidents (reviewed).",
+    )
     sources: list[ExportSource]
     texts: dict[str, ExportText] = Field(description="Text by language, where it exists.")
     pages: dict[str, str] = Field(description="Site-relative URL of the case page, by language.")
@@ -139,6 +143,7 @@ def incidents_export(library: Library, site_url: str = "") -> IncidentsExport:
                 },
                 scale=scale,
                 not_in_sources=list(meta.not_in_sources),
+                distinct_from=list(meta.distinct_from),
                 sources=[ExportSource(**s.model_dump()) for s in meta.sources],
                 texts=texts,
                 pages={lang: urls.case(lang, incident.id) for lang in LANGS},
