@@ -15,6 +15,8 @@ from .shorten import shorten
 
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 DATE_PATTERN = r"^\d{4}(?:-\d{2}(?:-\d{2})?)?$"
+# No incident or report of computing infrastructure is older: a year such as 0000 is a mistake.
+EARLIEST_YEAR = 1900
 
 
 def _check_slug(value: object) -> object:
@@ -144,12 +146,16 @@ def _to_partial_date(value: object) -> object:
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, int) and not isinstance(value, bool) and 1000 <= value <= 9999:
-        return str(value)
+        value = str(value)  # a year, which YAML reads as a number
     if isinstance(value, str):
         value = value.strip()
         if not re.match(DATE_PATTERN, value):
             raise ValueError(f"'{shorten(value)}' is not a date: write YYYY, YYYY-MM or YYYY-MM-DD")
         parts = [int(p) for p in value.split("-")]
+        if parts[0] < EARLIEST_YEAR:
+            raise ValueError(
+                f"'{value}' is before {EARLIEST_YEAR}; write the year the source gives"
+            )
         if len(parts) >= 2 and not 1 <= parts[1] <= 12:
             raise ValueError(f"'{value}' has no month {parts[1]}")
         if len(parts) == 3:
