@@ -75,9 +75,9 @@ def test_the_plugin_keeps_one_build_and_one_preview_session_and_is_written_to_by
                     e for t in targets for e in (t.elts if isinstance(t, ast.Tuple) else [t])
                 ]
             for target in targets:  # `self.x = ...` sets the plugin's x; `self.x.y` sets x's y
-                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
-                    if target.value.id == "self":
-                        set_where.setdefault(target.attr, set()).add(method.name)
+                value = target.value if isinstance(target, ast.Attribute) else None
+                if isinstance(value, ast.Name) and value.id == "self":
+                    set_where.setdefault(target.attr, set()).add(method.name)
     assert set(set_where) == {"command", "dirty", "session", "state"}
     assert set_where["session"] == {"__init__", "on_startup", "on_shutdown"}
     assert set_where["state"] <= {"__init__", "on_config", "on_build_error", "on_shutdown"}

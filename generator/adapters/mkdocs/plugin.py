@@ -60,6 +60,7 @@ def start(config, settings: PluginConfig, command: str | None, session) -> Build
     paths = ProjectPaths.at(root, settings.taxonomy, settings.incidents_dir)
     in_preview = session is not None
     stamp = support.input_stamp(config) if in_preview else ()
+    support.refuse_outside_inputs(config, root)
     support.resolve_site_url(config, in_preview)
     options = support.site_options(config)
     executor = serial if in_preview else default_executor()
