@@ -62,8 +62,8 @@ _SHORT_CODES = [_gap_code(gap) for gap in range(1024)]  # every gap of one or tw
 
 
 def encode_positions(positions: Iterable[int]) -> str:
-    """Strictly increasing non-negative integers as a compact string (see _LAST). At 10,000
-    cases a language has 7.5 million (word, case) pairs: this runs once per pair."""
+    """Strictly increasing non-negative integers as a compact string (see _LAST). A large
+    library has millions of (word, case) pairs: this runs once per pair."""
     positions = list(positions)
     gaps = [b - a - 1 for a, b in zip([-1, *positions], positions, strict=False)]
     if gaps and min(gaps) < 0:

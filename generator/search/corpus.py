@@ -156,8 +156,8 @@ def search_corpora(
 ) -> tuple[dict[str, SearchCorpus], Mapping[str, Analysed]]:
     """Both languages' search over one index, and (with `keep`, a preview) every case's
     analysis. `kept`: the analyses of cases whose text and taxonomy are as they were, which are
-    not worked out again. (On forked workers, sending the words back cost as much as working
-    them out: the build makes the corpus beside its render workers.)"""
+    not worked out again. (Sending the words back from forked workers would cost as much as
+    working them out: the build makes the corpus beside its render workers.)"""
     analyzer = default_analyzer()
     documents: list[Document] = []
     totals: dict[tuple[str, str], int] = {}  # how all cases write their words

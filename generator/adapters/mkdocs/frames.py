@@ -1,10 +1,10 @@
 """Material's frame around the core's pages: drawn once per kind of page, filled in per page.
 
 Material renders its whole template (head, header, navigation, sidebars, footer) around every
-page it writes, a few milliseconds each: at 20,000 case pages that was most of MkDocs' share of
-the build. The pages outside the navigation (cases, terms, their list pages) differ in their
-frame only by a few values: the title, the description, the canonical address, the links of
-the language switch and the sections in the sidebar. So Material draws one page of each kind
+page it writes, a few milliseconds each: for tens of thousands of case pages, most of MkDocs'
+share of the build. The pages outside the navigation (cases, terms, their list pages) differ in
+their frame only by a few values: the title, the description, the canonical address, the links
+of the language switch and the sections in the sidebar. So Material draws one page of each kind
 (`Framer.key`) with a token in place of each value and of the content, the drawing is split at
 the tokens, and every page of that kind is its pieces with the page's own values in between.
 The HTML stays Material's and the overrides' (nothing here writes any of it); a test holds a
