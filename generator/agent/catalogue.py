@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from ..languages import LANGS
 from ..model.incident import SECTIONS, Incident
 from ..model.library import Library
+from ..model.text import OCCURRED_DESCRIPTION
 from ..outputs.markdown import case_markdown
 from ..pages import urls
 from ..search.corpus import SearchCorpus, build_corpora
@@ -57,7 +58,7 @@ class SearchHit(BaseModel):
     text_lang: str = Field(
         description="Language of title and summary (the original's, if not translated)."
     )
-    occurred: str
+    occurred: str = Field(description=OCCURRED_DESCRIPTION)
     published: str
     terms: dict[str, list[TermRef]] = Field(description="Terms by facet.")
     url: str = Field(description="The case page.")
@@ -95,7 +96,7 @@ class IncidentDetail(BaseModel):
     )
     title: str
     summary: str
-    occurred: str
+    occurred: str = Field(description=OCCURRED_DESCRIPTION)
     ended: str | None
     published: str
     terms: dict[str, list[TermRef]]

@@ -18,7 +18,7 @@ from pydantic import (
 
 from ..languages import Language
 from .taxonomy import Taxonomy
-from .text import Line, PartialDate, PlainLine, Slug, shorten
+from .text import Line, OccurredDate, PartialDate, PlainLine, Slug, shorten
 
 
 def _http_url(value: str) -> str:
@@ -79,7 +79,7 @@ class IncidentMeta(_Strict):
     title: PlainLine = Field(description="Short, specific title in the body's language.")
     summary: PlainLine = Field(description="One sentence: what happened and why it matters.")
     lang: Language = Field(description="Language of this file's body.")
-    occurred: PartialDate = Field(description="When the incident began.")
+    occurred: OccurredDate
     ended: PartialDate | None = Field(default=None, description="When it ended, if known.")
     published: PartialDate = Field(description="When the first public report appeared.")
     scale: Annotated[Scale | None, AfterValidator(_no_empty_scale)] = Field(

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..languages import LANGS
 from ..model.incident import SECTIONS
 from ..model.library import Library
+from ..model.text import OCCURRED_DESCRIPTION, OCCURRED_PATTERN
 from ..pages import urls
 from ..render import strings
 from .schema import incident_schema
@@ -50,7 +51,7 @@ class ExportSource(_Export):
 
 class ExportIncident(_Export):
     id: str
-    occurred: str
+    occurred: str = Field(pattern=OCCURRED_PATTERN, description=OCCURRED_DESCRIPTION)
     ended: str | None
     published: str
     original_language: str

@@ -14,8 +14,9 @@ from __future__ import annotations
 from ..languages import LANGS, name
 from ..model.incident import SECTION_HEADINGS, SECTIONS, Incident
 from ..model.library import Library
+from ..model.text import is_known
 from ..pages import urls
-from ..render.strings import t, tn
+from ..render.strings import date_text, t, tn
 
 _FACT_KEYS = ("occurred", "ended", "published")
 
@@ -39,7 +40,8 @@ def case_markdown(
     for key in _FACT_KEYS:
         value = getattr(meta, key)
         if value:
-            lines.append(f"- **{t(key, lang)}**: {value}")
+            shown = value if is_known(value) else date_text(value, lang, note=True)
+            lines.append(f"- **{t(key, lang)}**: {shown}")
     if meta.scale:
         parts = [
             tn(f"scale_{key}", lang, value, n=f"{value:,}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ..languages import MONTHS_EN
+from ..model.text import is_known
 
 _STRINGS: dict[str, dict[str, str]] = {
     "site_title": {"ko": "Incident Library", "en": "Incident Library"},
@@ -380,10 +381,21 @@ _PRECISION_NOTE = {
 }
 
 
+# `occurred: unknown`: the sources give no date. Short on cards ("Occurred: unknown"), and said
+# outright on the case page.
+_UNKNOWN_DATE = {
+    "short": {"ko": "미상", "en": "unknown"},
+    "note": {"ko": "미상 (출처에 날짜가 없음)", "en": "Unknown (the sources give no date)"},
+}
+
+
 def date_text(value: str, lang: str, note: bool = False) -> str:
     """A partial date (YYYY, YYYY-MM or YYYY-MM-DD) as a reader of `lang` writes it, never more
     precise than it is: "2024-03" is "March 2024" / "2024년 3월", not a made-up first day.
-    `note` adds what is not known ("day not given"), for the case page's facts."""
+    `note` adds what is not known ("day not given"), for the case page's facts. `unknown` (an
+    `occurred` the sources do not date) reads as such, with the reason under `note`."""
+    if not is_known(value):
+        return _UNKNOWN_DATE["note" if note else "short"][lang]
     parts = [int(p) for p in value.split("-")]
     year, month, day = (parts + [0, 0])[:3]
     if lang == "ko":

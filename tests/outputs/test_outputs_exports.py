@@ -143,6 +143,19 @@ class TestApiFiles:
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate(wrong, schema)
 
+    def test_a_case_the_sources_do_not_date(self):
+        """`occurred: unknown` is exported as written; the schema allows it and nothing else
+        that is not a date."""
+        files = api_files(build_library(TAX, [make("u", "unknown", "2021-02-22")]))
+        document = json.loads(files["api/incidents.json"])
+        assert document["incidents"][0]["occurred"] == "unknown"
+        schema = json.loads(files["api/incidents.schema.json"])
+        jsonschema.validate(document, schema)
+        for wrong in ("Unknown", "sometime", "2021-2"):
+            document["incidents"][0]["occurred"] = wrong
+            with pytest.raises(jsonschema.ValidationError):
+                jsonschema.validate(document, schema)
+
     def test_incidents_newest_first(self):
         document = loaded("incidents.json")
         assert (document["version"], document["count"]) == (1, 3)

@@ -252,6 +252,27 @@ class TestCasePage:
         card = parse("en/index.html").css_first('[data-case="c"] .il-card__meta time')
         assert card.text() == "March 2024"
 
+    def test_a_case_the_sources_do_not_date_says_so(self):
+        """`occurred: unknown` is words, not a `<time>` (it has no date to give machines): the
+        case page says the sources give no date, the card says it is unknown."""
+        library = build_library(TAX, [make("u", "unknown")])
+        renderer = Renderer(library, OPTIONS)
+        pages = {p.url: p for p in build_pages(library, OPTIONS)}
+        for lang, fact, card_meta in (
+            ("en", "Occurred Unknown (the sources give no date)", "Acme · Occurred unknown"),
+            ("ko", "발생 미상 (출처에 날짜가 없음)", "애크미 · 발생 미상"),
+        ):
+            case = HTMLParser(renderer.render(pages[f"{lang}/cases/u.html"]))
+            facts = [" ".join(n.text().split()) for n in case.css(".il-case__facts > div")]
+            assert fact in facts
+            assert [t.attributes["datetime"] for t in case.css(".il-case__facts time")] == [
+                "2024-04-02"  # the publication only
+            ]
+            home = HTMLParser(renderer.render(pages[f"{lang}/index.html"]))
+            meta = home.css_first('[data-case="u"] .il-card__meta')
+            assert " ".join(meta.text().split()) == card_meta
+            assert meta.css("time") == []
+
     def test_sources_citation_and_related(self):
         tree = parse("en/cases/a.html")
         assert hrefs(tree, "#sources li a") == ["https://reports.acme.dev/report"]

@@ -73,7 +73,14 @@ def test_valid_incident_and_translation(project):
         ),
         (
             {"occurred": "March 2024"},
-            f"{P}:6:11: occurred: 'March 2024' is not a date: write YYYY, YYYY-MM or YYYY-MM-DD",
+            f"{P}:6:11: occurred: 'March 2024' is not a date: write YYYY, YYYY-MM or YYYY-MM-DD, "
+            "or unknown when the sources give no date",
+        ),
+        ({"occurred": "Unknown"}, f"{P}:6:11: occurred: 'Unknown': write unknown in lowercase"),
+        (
+            {"extra": "ended: unknown\n"},
+            f"{P}:17:8: ended: 'unknown' is not a date: write YYYY, YYYY-MM or YYYY-MM-DD "
+            "(only occurred may be unknown)",
         ),
         (
             {"extra": "ended: 2023-01\n"},
