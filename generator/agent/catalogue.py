@@ -103,6 +103,12 @@ class IncidentDetail(BaseModel):
     scale: dict[str, int]
     sections: dict[str, str] = Field(description="Markdown of each section, by key, in order.")
     not_in_sources: list[str] = Field(description="Sections the sources do not cover.")
+    summary_only: list[str] = Field(
+        description=(
+            "Sections whose facts come only from a secondary summary of the source, not the "
+            "source itself."
+        )
+    )
     sources: list[Source]
     url: str
     markdown: str = Field(description="The whole case as one Markdown document.")
@@ -324,6 +330,7 @@ class Catalogue:
             scale=meta.scale.model_dump(exclude_none=True) if meta.scale else {},
             sections={key: text.section(key) for key in SECTIONS},
             not_in_sources=list(meta.not_in_sources),
+            summary_only=list(meta.summary_only),
             sources=[Source(**s.model_dump(mode="json")) for s in meta.sources],
             url=self.url(urls.case(lang, incident.id)),
             markdown=self.markdown(incident.id, lang),

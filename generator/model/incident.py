@@ -94,6 +94,15 @@ class IncidentMeta(_Strict):
             "that the case does not record them."
         ),
     )
+    summary_only: tuple[SectionKey, ...] = Field(
+        default=(),
+        description=(
+            "Sections whose facts come only from a secondary summary of the source (a review, "
+            "a reading note, an abstract), not from the source itself, because no readable copy "
+            "of the source's own text was found. They are written as usual; the page says where "
+            "their facts come from."
+        ),
+    )
     sources: tuple[Source, ...] = Field(
         min_length=1, max_length=30, description="Public reports this case is written from."
     )

@@ -60,6 +60,9 @@ class ExportIncident(_Export):
     not_in_sources: list[str] = Field(
         description="Sections the sources do not cover (the case is partial there)."
     )
+    summary_only: list[str] = Field(
+        description="Sections whose facts come only from a secondary summary of the source."
+    )
     sources: list[ExportSource]
     texts: dict[str, ExportText] = Field(description="Text by language, where it exists.")
     pages: dict[str, str] = Field(description="Site-relative URL of the case page, by language.")
@@ -136,6 +139,7 @@ def incidents_export(library: Library) -> IncidentsExport:
                 },
                 scale=scale,
                 not_in_sources=list(meta.not_in_sources),
+                summary_only=list(meta.summary_only),
                 sources=[ExportSource(**s.model_dump()) for s in meta.sources],
                 texts=texts,
                 pages={lang: urls.case(lang, incident.id) for lang in LANGS},

@@ -57,6 +57,8 @@ def case_markdown(
         lines.append(f"{section} {SECTION_HEADINGS[lang][key]}")
         lines.append("")
         body = text.section(key).strip()
+        if body and key in meta.summary_only:
+            lines += [f"> {t('summary_only', lang)}", ""]
         lines.append(body if body else t("not_in_sources", lang))
         lines.append("")
     lines += [f"{section} {t('sources', lang)}", ""]

@@ -186,6 +186,11 @@ class Renderer:
                 )
             else:
                 body = f'<div class="il-prose"{other}>{to_html(text.section(key))}</div>'
+                if key in incident.meta.summary_only:
+                    body = (
+                        f'<p class="il-notice il-notice--summary">'
+                        f"{escape(strings.t('summary_only', lang))}</p>{body}"
+                    )
             terms = chips(by_section.get(key, ()), lang, link)
             parts.append(
                 f'<div class="il-card__section" data-section="{key}">'

@@ -65,6 +65,16 @@ _STRINGS: dict[str, dict[str, str]] = {
         "ko": "이 사례는 이 부분을 기록하지 않았습니다. 아래 출처를 보세요.",
         "en": "This case does not record this part; see the sources below.",
     },
+    "summary_only": {
+        "ko": "이 부분의 사실은 출처 원문이 아니라 출처를 요약한 2차 자료에서 가져왔습니다. "
+        "아래 출처를 보세요.",
+        "en": "The facts in this part come from a secondary summary of the source, not from the "
+        "source itself; see the sources below.",
+    },
+    "summary_only_notice": {
+        "ko": "출처 원문을 읽지 못하고 2차 요약으로만 확인한 항목이 있습니다: {sections}.",
+        "en": "Some parts rest on a secondary summary, not on the source itself: {sections}.",
+    },
     "partial_notice": {
         "ko": "일부만 기록한 사례입니다. 기록하지 않은 항목: {sections}.",
         "en": "A partial case: it does not record {sections}.",

@@ -191,3 +191,20 @@ def test_a_case_the_sources_do_not_date_reaches_an_agent_through_the_exports(pro
     assert "- **Occurred**: Unknown (the sources give no date)" in case.markdown
     hit = Catalogue(again).search("burn-in", None, "en").results
     assert {h.id: h.occurred for h in hit}["acme-undated"] == "unknown"
+
+
+def test_sections_read_only_through_a_summary_reach_an_agent_through_the_exports(project, tmp_path):
+    from conftest import TODAY
+
+    project.add_incident(extra="summary_only: [trigger]\n")
+    checked = check_project(ProjectPaths.at(project.root), TODAY)
+    assert checked.diagnostics == ()
+    library = build_library(checked.taxonomy, checked.result.incidents)
+    for path, data in api_files(library).items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_bytes(data)
+    again = library_from_export(tmp_path / "api")
+    assert again.incident("acme-gpu-outage").meta.summary_only == ("trigger",)
+    case = Catalogue(again).get("acme-gpu-outage", "ko")
+    assert case.summary_only == ["trigger"]
+    assert "> 이 부분의 사실은 출처 원문이 아니라" in case.markdown

@@ -156,6 +156,15 @@ class TestApiFiles:
             with pytest.raises(jsonschema.ValidationError):
                 jsonschema.validate(document, schema)
 
+    def test_sections_read_only_through_a_summary(self):
+        files = api_files(build_library(TAX, [make("s", summary_only=("trigger",)), make("t")]))
+        document = json.loads(files["api/incidents.json"])
+        assert {i["id"]: i["summary_only"] for i in document["incidents"]} == {
+            "s": ["trigger"],
+            "t": [],
+        }
+        jsonschema.validate(document, json.loads(files["api/incidents.schema.json"]))
+
     def test_incidents_newest_first(self):
         document = loaded("incidents.json")
         assert (document["version"], document["count"]) == (1, 3)

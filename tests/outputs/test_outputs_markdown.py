@@ -68,3 +68,17 @@ def test_a_case_the_sources_do_not_date_says_so_in_each_language():
     ):
         assert fact in case_markdown(library, library.incident("u"), lang)
         assert text_payload(library, library.incident("u"), corpora[lang])["date"] == card
+
+
+def test_a_section_read_only_through_a_summary_says_so_above_its_text():
+    library = build_library(TAX, [make("s", "2024-01", summary_only=("trigger",))])
+    text = case_markdown(library, library.incident("s"), "en")
+    note = (
+        "> The facts in this part come from a secondary summary of the source, not from the "
+        "source itself; see the sources below."
+    )
+    assert text.count(note) == 1
+    assert "## Trigger\n\n" + note + "\n\n**trigger**" in text
+    assert "> 이 부분의 사실은 출처 원문이 아니라" in case_markdown(
+        library, library.incident("s"), "ko"
+    )

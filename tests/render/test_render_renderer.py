@@ -41,6 +41,7 @@ def make(
     summary: str = "What happened.",
     markdown: dict[str, str] | None = None,
     not_in_sources: tuple[str, ...] = (),
+    summary_only: tuple[str, ...] = (),
     **terms,
 ) -> Incident:
     values = {
@@ -59,6 +60,7 @@ def make(
             "occurred": occurred,
             "published": "2024-04-02",
             "not_in_sources": not_in_sources,
+            "summary_only": summary_only,
             "scale": {"gpus": 4088, "hosts": 511},
             "sources": [
                 {
@@ -324,6 +326,40 @@ class TestCasePage:
         assert "A partial case: it does not record Detection, Follow-ups." in texts(
             en, ".il-notice"
         )
+
+    def test_summary_only_notices(self):
+        """Sections read only through a secondary summary keep their text, with a notice above
+        it, on the case page and on a full card, in both languages."""
+        library = build_library(TAX, [make("s", summary_only=("trigger", "actions"))])
+        renderer = Renderer(library, OPTIONS)
+        pages = {p.url: p for p in build_pages(library, OPTIONS)}
+        for lang, top, gap in (
+            (
+                "en",
+                "Some parts rest on a secondary summary, not on the source itself: Trigger, "
+                "Actions.",
+                "The facts in this part come from a secondary summary of the source, not from "
+                "the source itself; see the sources below.",
+            ),
+            (
+                "ko",
+                "출처 원문을 읽지 못하고 2차 요약으로만 확인한 항목이 있습니다: 촉발, 조치.",
+                "이 부분의 사실은 출처 원문이 아니라 출처를 요약한 2차 자료에서 가져왔습니다. "
+                "아래 출처를 보세요.",
+            ),
+        ):
+            tree = HTMLParser(renderer.render(pages[f"{lang}/cases/s.html"]))
+            assert texts(tree, ".il-notice") == [top, gap, gap]
+            assert texts(tree, "#trigger .il-notice--summary") == [gap]
+            assert texts(tree, "#trigger .il-prose") == [f"The trigger of s in {lang}."]
+            assert tree.css("#detection .il-notice") == []
+            card = HTMLParser(renderer.card_sections(library.incident("s"), lang))
+            noted = [
+                n.attributes["data-section"]
+                for n in card.css(".il-card__section")
+                if n.css(".il-notice--summary")
+            ]
+            assert noted == ["trigger", "actions"]
 
 
 class TestCaseCards:
