@@ -97,9 +97,9 @@ class IncidentMeta(_Strict):
     summary_only: tuple[SectionKey, ...] = Field(
         default=(),
         description=(
-            "Sections whose facts come only from a secondary summary of the source (a review, "
-            "a reading note, an abstract), not from the source itself, because no readable copy "
-            "of the source's own text was found. They are written as usual; the page says where "
+            "Sections with facts that come only from a secondary summary of the source (a "
+            "review, a reading note), not from the source itself, because no readable copy of "
+            "that part of the source was found. They are written as usual; the page says where "
             "their facts come from."
         ),
     )

@@ -66,9 +66,9 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "This case does not record this part; see the sources below.",
     },
     "summary_only": {
-        "ko": "이 부분의 사실은 출처 원문이 아니라 출처를 요약한 2차 자료에서 가져왔습니다. "
-        "아래 출처를 보세요.",
-        "en": "The facts in this part come from a secondary summary of the source, not from the "
+        "ko": "이 부분의 사실 가운데 일부는 출처 원문이 아니라 출처를 요약한 2차 자료에서 "
+        "가져왔습니다. 아래 출처를 보세요.",
+        "en": "Some facts in this part come from a secondary summary of the source, not from the "
         "source itself; see the sources below.",
     },
     "summary_only_notice": {

@@ -207,4 +207,4 @@ def test_sections_read_only_through_a_summary_reach_an_agent_through_the_exports
     assert again.incident("acme-gpu-outage").meta.summary_only == ("trigger",)
     case = Catalogue(again).get("acme-gpu-outage", "ko")
     assert case.summary_only == ["trigger"]
-    assert "> 이 부분의 사실은 출처 원문이 아니라" in case.markdown
+    assert "> 이 부분의 사실 가운데 일부는 출처 원문이 아니라" in case.markdown

@@ -74,11 +74,11 @@ def test_a_section_read_only_through_a_summary_says_so_above_its_text():
     library = build_library(TAX, [make("s", "2024-01", summary_only=("trigger",))])
     text = case_markdown(library, library.incident("s"), "en")
     note = (
-        "> The facts in this part come from a secondary summary of the source, not from the "
+        "> Some facts in this part come from a secondary summary of the source, not from the "
         "source itself; see the sources below."
     )
     assert text.count(note) == 1
     assert "## Trigger\n\n" + note + "\n\n**trigger**" in text
-    assert "> 이 부분의 사실은 출처 원문이 아니라" in case_markdown(
+    assert "> 이 부분의 사실 가운데 일부는 출처 원문이 아니라" in case_markdown(
         library, library.incident("s"), "ko"
     )

@@ -338,14 +338,14 @@ class TestCasePage:
                 "en",
                 "Some parts rest on a secondary summary, not on the source itself: Trigger, "
                 "Actions.",
-                "The facts in this part come from a secondary summary of the source, not from "
-                "the source itself; see the sources below.",
+                "Some facts in this part come from a secondary summary of the source, not from the "
+                "source itself; see the sources below.",
             ),
             (
                 "ko",
                 "출처 원문을 읽지 못하고 2차 요약으로만 확인한 항목이 있습니다: 촉발, 조치.",
-                "이 부분의 사실은 출처 원문이 아니라 출처를 요약한 2차 자료에서 가져왔습니다. "
-                "아래 출처를 보세요.",
+                "이 부분의 사실 가운데 일부는 출처 원문이 아니라 출처를 요약한 2차 자료에서 "
+                "가져왔습니다. 아래 출처를 보세요.",
             ),
         ):
             tree = HTMLParser(renderer.render(pages[f"{lang}/cases/s.html"]))
