@@ -43,8 +43,11 @@ class Source(_Strict):
     date: PartialDate = Field(description="When the report was published.")
 
 
-# A count as written: a whole number above zero. `yes` (which YAML reads as true) is no count.
-Count = Annotated[int, Field(gt=0, strict=True)]
+# A count as written: a whole number above zero, in decimal digits (the loader keeps 0x10 or 1:30
+# as text), and below a bound no real cluster comes near. `yes` (which YAML reads as true) is no
+# count.
+MAX_COUNT = 10_000_000
+Count = Annotated[int, Field(gt=0, le=MAX_COUNT, strict=True)]
 
 
 class Scale(_Strict):

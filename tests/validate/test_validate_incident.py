@@ -551,3 +551,28 @@ def test_plain_words_for_the_validation_librarys_messages(project):
         f"{P}:17:3: scale.tokens: unknown field; the fields here are gpus, hosts, nodes, "
         "clusters" in found
     )
+
+
+@pytest.mark.parametrize(
+    ("prose", "line", "expected"),
+    [
+        ("See ![the graph](https://tracker.example/pixel.png).", 32, "images are not shown"),
+        ("See [the notes](javascript:alert(1)).", 32, "links may only go to http(s) or mailto"),
+        ("See <data:text/html,hi>.", 32, "links may only go to http(s) or mailto"),
+        ("See [the notes][n].\n\n[n]: vbscript:run", 34, "links may only go to http(s) or"),
+    ],
+)
+def test_prose_may_not_fetch_or_run_anything(project, prose: str, line: int, expected: str):
+    """The page drops images and unsafe links; the check says so at their line, because the
+    Markdown exports (read by language models) carry the prose as written."""
+    project.add_incident(body=BODY_EN.replace("A driver update.", "A driver update.\n\n" + prose))
+    project.write(T, translation_text())
+    [problem] = messages(project)
+    assert problem.startswith(f"{P}:{line}:1: section 'Trigger': {expected}"), problem
+
+
+def test_prose_with_safe_links_and_code_passes(project):
+    prose = "See [the notes](https://example.org/n) and `![not an image](x)` or <https://x.org>."
+    project.add_incident(body=BODY_EN.replace("A driver update.", "A driver update.\n\n" + prose))
+    project.write(T, translation_text())
+    assert messages(project) == []
