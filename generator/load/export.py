@@ -77,7 +77,7 @@ def _front_matter(case: dict, taxonomy) -> dict:
         meta["ended"] = case["ended"]
     if case.get("scale"):
         meta["scale"] = case["scale"]
-    for key in ("not_in_sources", "summary_only"):
+    for key in ("not_in_sources", "summary_only", "distinct_from"):
         if case.get(key):
             meta[key] = case[key]
     for facet in taxonomy.facets:

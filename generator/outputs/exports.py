@@ -61,7 +61,12 @@ class ExportIncident(_Export):
         description="Sections the sources do not cover (the case is partial there)."
     )
     summary_only: list[str] = Field(
-        description="Sections whose facts come only from a secondary summary of the source."
+        default_factory=list,
+        description="Sections whose facts come only from a secondary summary of the source.",
+    )
+    distinct_from: list[str] = Field(
+        default_factory=list,
+        description="Ids of cases that look alike but are different incidents (reviewed).",
     )
     sources: list[ExportSource]
     texts: dict[str, ExportText] = Field(description="Text by language, where it exists.")
@@ -144,6 +149,7 @@ def incidents_export(library: Library, site_url: str = "") -> IncidentsExport:
                 scale=scale,
                 not_in_sources=list(meta.not_in_sources),
                 summary_only=list(meta.summary_only),
+                distinct_from=list(meta.distinct_from),
                 sources=[ExportSource(**s.model_dump()) for s in meta.sources],
                 texts=texts,
                 pages={lang: urls.case(lang, incident.id) for lang in LANGS},

@@ -483,12 +483,42 @@ class TestValuesThatLookRightButAreNot:
     def test_invisible_and_bidirectional_characters_are_refused(self, project):
         project.add_incident(title="Acme: GPUs\u200b fall off the bus")
         assert messages(project) == [
-            f"{P}:3:8: title: contains the invisible character U+200B; delete it"
+            f"{P}:3:19: file contains the invisible character U+200B (ZERO WIDTH SPACE); delete it"
         ]
         project.add_incident(title="Acme: GPUs \u202efall off the bus")
         assert messages(project) == [
             f"{P}:3:20: file contains a bidirectional control U+202E; delete it"
         ]
+
+    @pytest.mark.parametrize(
+        ("char", "name"),
+        [
+            ("\U000e0049", "TAG LATIN CAPITAL LETTER I"),
+            ("\u3164", "HANGUL FILLER"),
+            ("\u034f", "COMBINING GRAPHEME JOINER"),
+            ("\ufe0f", "VARIATION SELECTOR-16"),
+            ("\u2800", "BRAILLE PATTERN BLANK"),
+        ],
+    )
+    def test_text_no_reader_sees_is_refused_wherever_it_is(self, project, char, name):
+        """Unicode's invisible characters, in the front matter or the body (tag characters
+        would carry instructions to language models through llms.txt unseen)."""
+        project.add_incident(body=BODY_EN.replace("A driver update.", f"A driver{char} update."))
+        assert messages(project) == [
+            f"{P}:30:9: file contains the invisible character U+{ord(char):04X} ({name}); delete it"
+        ]
+
+    @pytest.mark.parametrize(
+        ("title", "expected"),
+        [
+            ("ᏀᏢՍ failure at Acme", "the word 'ᏀᏢՍ' mixes letters of several scripts"),
+            ("Acme: ТОР of rack fails", "the word 'ТОР' is written in Cyrillic letters"),
+        ],
+    )
+    def test_lookalike_words_are_refused(self, project, title, expected):
+        project.add_incident(title=title)
+        [problem] = messages(project)
+        assert problem.startswith(f"{P}:3:8: title: {expected}"), problem
 
     def test_decomposed_korean_is_read_as_composed(self, project):
         """Text saved in NFD (as some editors do) is the same text as NFC once loaded."""
