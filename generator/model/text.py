@@ -25,6 +25,8 @@ OCCURRED_DESCRIPTION = (
     "`unknown` when they give no date (the case is then placed by its publication date, and "
     "its page says the sources give no date)."
 )
+# No incident or report of computing infrastructure is older: a year such as 0000 is a mistake.
+EARLIEST_YEAR = 1900
 
 
 def _check_slug(value: object) -> object:
@@ -154,7 +156,7 @@ def _to_partial_date(value: object) -> object:
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, int) and not isinstance(value, bool) and 1000 <= value <= 9999:
-        return str(value)
+        value = str(value)  # a year, which YAML reads as a number
     if isinstance(value, str):
         value = value.strip()
         if value.casefold() == UNKNOWN_DATE:
@@ -164,6 +166,10 @@ def _to_partial_date(value: object) -> object:
         if not re.match(DATE_PATTERN, value):
             raise ValueError(f"'{shorten(value)}' is not a date: write {_DATE_FORMS}")
         parts = [int(p) for p in value.split("-")]
+        if parts[0] < EARLIEST_YEAR:
+            raise ValueError(
+                f"'{value}' is before {EARLIEST_YEAR}; write the year the source gives"
+            )
         if len(parts) >= 2 and not 1 <= parts[1] <= 12:
             raise ValueError(f"'{value}' has no month {parts[1]}")
         if len(parts) == 3:

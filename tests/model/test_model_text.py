@@ -364,3 +364,9 @@ class TestWhatUnicodeSaysIsInvisibleOrALookalike:
     )
     def test_lookalikes(self, text, expected):
         assert expected in lookalike_problem(text)
+
+
+@pytest.mark.parametrize("value", ["0000", "0999-01", 1899, "1066-10-14"])
+def test_a_year_before_computing_is_no_date(value):
+    with pytest.raises(ValidationError, match="is before 1900"):
+        DATE.validate_python(value)

@@ -606,3 +606,22 @@ def test_prose_with_safe_links_and_code_passes(project):
     project.add_incident(body=BODY_EN.replace("A driver update.", "A driver update.\n\n" + prose))
     project.write(T, translation_text())
     assert messages(project) == []
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("http://127.0.0.1/postmortem", "not an IP address or local name"),
+        ("http://2130706433/", "not an IP address or local name"),
+        ("http://169.254.169.254/latest/meta-data/", "not an IP address or local name"),
+        ("http://[::1]/x", "not an IP address or local name"),
+        ("http://10.0.0.7/wiki", "not an IP address or local name"),
+        ("https://wiki.corp.internal/pm", "is a local name"),
+        ("https://reports.acme.dev\\\\@127.0.0.1/", "a backslash is not allowed"),
+        ("https://user:secret@reports.acme.dev/pm", "user name or password"),
+    ],
+)
+def test_a_source_must_name_a_public_host(project, url, expected):
+    project.add_incident(url=f'"{url}"')
+    [problem] = messages(project)
+    assert problem.startswith(f"{P}:18:10: sources[0].url: ") and expected in problem, problem
