@@ -617,6 +617,7 @@ def test_prose_with_safe_links_and_code_passes(project):
         ("http://[::1]/x", "not an IP address or local name"),
         ("http://10.0.0.7/wiki", "not an IP address or local name"),
         ("https://wiki.corp.internal/pm", "is a local name"),
+        ("http://localhost:8000/r", "not an IP address or local name"),
         ("https://reports.acme.dev\\\\@127.0.0.1/", "a backslash is not allowed"),
         ("https://user:secret@reports.acme.dev/pm", "user name or password"),
     ],
