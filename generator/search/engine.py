@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_left
+from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -202,11 +203,11 @@ class Corpus:
 def _postings(documents: Sequence[Document]) -> tuple[dict[str, tuple[int, ...]], tuple[str, ...]]:
     """Each word's cases, in library order, and the words in order."""
     # Built as lists: a library has millions of (case, word) pairs, and a set per word takes
-    # three times the memory of a tuple.
-    postings: dict[str, list[int]] = {}
+    # three times the memory of a tuple. (A defaultdict makes no list for a word it has.)
+    postings: defaultdict[str, list[int]] = defaultdict(list)
     for index, document in enumerate(documents):
         for word in document.words:
-            postings.setdefault(word, []).append(index)
+            postings[word].append(index)
     return {word: tuple(found) for word, found in postings.items()}, tuple(sorted(postings))
 
 
