@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..model.incident import Incident
 from ..model.library import Library, newest_first
@@ -22,27 +22,40 @@ from ..outputs.graph import Layout
 from ..outputs.search_data import LastSearch, card_path
 from ..pages.kinds import CasePage, Page
 from ..render.renderer import Sections
-from ..search.corpus import Analysed
-
-if TYPE_CHECKING:
-    from .site import Site
+from ..search.corpus import Analysed, SearchCorpus
 
 Rendered = tuple[bytes, "Sections | None", "bytes | None"]  # content, sections, card
 EMPTY: Mapping = MappingProxyType({})
+
+
+class LastSite(Protocol):
+    """What a build reads of the last site (pipeline/site.py's `Site`)."""
+
+    library: Library
+    layout: Layout
+    corpora: Mapping[str, SearchCorpus]
+    analysed: Mapping[str, Analysed]
+    files: Mapping[str, bytes]
+    contents: Mapping[str, bytes]
+    sections: Mapping[str, Sections]
+
+    def page(self, url: str) -> Page | None: ...
 
 
 @dataclass(frozen=True)
 class Changes:
     """The library against the last site's (`since`), and what of that site each stage keeps."""
 
-    last: Site | None
+    last: LastSite | None
     same_taxonomy: bool
     same_order: bool  # the same cases, in the same order
     same_terms: bool  # the same taxonomy and cases, each case with the terms it had
     edited: frozenset[str]  # the cases new or different since the last site (all, without one)
 
     @classmethod
-    def since(cls, last: Site | None, taxonomy: Taxonomy, incidents: Iterable[Incident]) -> Changes:
+    def since(
+        cls, last: LastSite | None, taxonomy: Taxonomy, incidents: Iterable[Incident]
+    ) -> Changes:
         ordered = sorted(incidents, key=newest_first)
         if last is None:
             return cls(None, False, False, False, frozenset(i.id for i in ordered))

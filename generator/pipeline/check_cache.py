@@ -320,19 +320,33 @@ def _dumps(value: Any) -> bytes:
 
 
 def _plain(value: Any) -> Any:
-    """A stored value as JSON: a dataclass as the list of its fields' values, in order."""
-    if value is None or isinstance(value, str | int | float):
-        return value
+    """A stored value as JSON: a dataclass as the list of its fields' values, in order. A field
+    whose type holds no dataclass is JSON already (json writes a tuple as a list)."""
     if isinstance(value, tuple | list):
         return [_plain(item) for item in value]
-    return [_plain(getattr(value, name)) for name in _field_names(type(value))]
+    if value is None or isinstance(value, str | int | float):
+        return value
+    return [
+        getattr(value, name) if plain else _plain(getattr(value, name))
+        for name, plain in _fields_of(type(value))
+    ]
 
 
 @cache
-def _field_names(kind: type) -> tuple[str, ...]:
+def _fields_of(kind: type) -> tuple[tuple[str, bool], ...]:
+    """A stored dataclass's fields, each with whether its type is plain JSON."""
     if not is_dataclass(kind):  # a full model is never stored: only its summary
         raise TypeError(f"{kind.__name__} is not stored in the check cache")
-    return tuple(f.name for f in fields(kind))
+    hints = get_type_hints(kind)
+    return tuple((f.name, _is_plain(hints[f.name])) for f in fields(kind))
+
+
+def _is_plain(kind: Any) -> bool:
+    if kind in (*_PLAIN, type(None)) or get_origin(kind) is Literal:
+        return True
+    if get_origin(kind) in (tuple, Union, types.UnionType):
+        return all(a is Ellipsis or _is_plain(a) for a in get_args(kind))
+    return False
 
 
 @cache
@@ -340,27 +354,48 @@ def _reader(kind: Any) -> Callable[[Any], Any]:
     """How a value of `kind` (a type hint) is read back from JSON, checked: a value that is not
     what the type says raises ValueError or TypeError. Dataclasses, tuples, unions, literals,
     str, int and bool; an alternative of a union that is none of these (a pydantic model, which
-    only its summary stands for here) is never read."""
+    only its summary stands for here) is never read. Lists of plain values, the bulk of an
+    outcome, are checked at once (`map(type, ...)`)."""
     if kind is type(None):
         return _none
-    if kind in (str, int, bool):
-        return lambda value: _exactly(kind, value)
+    if kind in _PLAIN:
+        return lambda value: value if type(value) is kind else _refuse(value, kind)
     origin, args = get_origin(kind), get_args(kind)
     if origin is Literal:
-        return lambda value: _one_of(args, value)
+        return lambda value: value if value in args else _refuse(value, kind)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        if args[0] in _PLAIN:
+            plain = {args[0]}
+            return lambda value: (
+                tuple(value) if {*map(type, _items(value))} <= plain else _refuse(value, kind)
+            )
+        inner = get_args(args[0])
+        if get_origin(args[0]) is tuple and all(a in _PLAIN for a in inner):
+            shape = {(list, *inner)}  # every item a list of plain values of these types
+            return lambda value: (
+                tuple(map(tuple, value))
+                if {(type(v), *map(type, v)) for v in _items(value)} <= shape
+                else _refuse(value, kind)
+            )
+        item = _reader(args[0])
+        return lambda value: tuple([item(v) for v in _items(value)])
     if origin is tuple:
-        if len(args) == 2 and args[1] is Ellipsis:
-            item = _reader(args[0])
-            return lambda value: tuple(item(v) for v in _items(value))
+        if all(a in _PLAIN for a in args):
+            return lambda value: (
+                tuple(value) if tuple(map(type, _items(value))) == args else _refuse(value, kind)
+            )
         readers = tuple(_reader(a) for a in args)
-        return lambda value: tuple(r(v) for r, v in zip(readers, _items(value), strict=True))
+        return lambda value: tuple([r(v) for r, v in zip(readers, _items(value), strict=True)])
     if origin is Union or origin is types.UnionType:
         return _union(args)
     if is_dataclass(kind):
         hints = get_type_hints(kind)
         readers = tuple(_reader(hints[f.name]) for f in fields(kind))
-        return lambda value: kind(*(r(v) for r, v in zip(readers, _items(value), strict=True)))
+        return lambda value: kind(*[r(v) for r, v in zip(readers, _items(value), strict=True)])
     raise TypeError(f"{kind!r} cannot be read back from the check cache")
+
+
+_PLAIN = (str, int, bool)
 
 
 def _union(args: tuple) -> Callable[[Any], Any]:
@@ -389,16 +424,8 @@ def _none(value: Any) -> None:
         raise ValueError(f"{value!r:.40} is not null")
 
 
-def _exactly(kind: type, value: Any) -> Any:
-    if type(value) is not kind:  # bool is an int to isinstance; not here
-        raise ValueError(f"{value!r:.40} is not a {kind.__name__}")
-    return value
-
-
-def _one_of(allowed: tuple, value: Any) -> Any:
-    if value not in allowed:
-        raise ValueError(f"{value!r:.40} is not one of {allowed}")
-    return value
+def _refuse(value: Any, kind: Any) -> Any:
+    raise ValueError(f"{value!r:.40} is not {kind}")
 
 
 def _items(value: Any) -> list:

@@ -65,17 +65,10 @@ class Framer:
     """Draws frames with MkDocs' objects of one build and fills them for the core's pages."""
 
     def __init__(
-        self,
-        config,
-        env,
-        nav,
-        files,
-        site: Site,
-        known: Collection[str],
-        alternates: Mapping[str, list[dict[str, str]]] | None = None,
+        self, config, env, nav, files, site: Site, known: Collection[str], alternates=None
     ) -> None:
         """`alternates`: the language links an earlier framer worked out for the same pages
-        (`known`), kept by a preview between rebuilds."""
+        (`known`), kept by a preview between rebuilds (a mapping of page URL to links)."""
         self.config, self.env, self.nav, self.site, self.known = config, env, nav, site, known
         self.files, self.pages = files, files.documentation_pages()
         base = str(config.site_url or "")
@@ -161,10 +154,7 @@ def write(
     Returns every frame, for the next rebuild."""
     site, site_dir = framer.site, framer.config.site_dir
     keyed = [(page, framer.key(page)) for page in site.pages if framed(page)]
-    frames: dict[Key, Frame] = {}
-    for page, key in keyed:
-        if key not in frames:
-            frames[key] = kept[key] if key in kept else framer.draw(page)
+    frames = _frames(framer, keyed, kept)
     todo = [
         (page, frames[key])
         for page, key in keyed
@@ -190,6 +180,17 @@ def write(
             out.write(data)
 
     executor.map(job, len(todo) + len(paths))
+    return frames
+
+
+def _frames(
+    framer: Framer, keyed: list[tuple[Page, Key]], kept: Mapping[Key, Frame]
+) -> dict[Key, Frame]:
+    """The frame of every kind of page there is: `kept`'s where it has one, else drawn."""
+    frames: dict[Key, Frame] = {}
+    for page, key in keyed:
+        if key not in frames:
+            frames[key] = kept[key] if key in kept else framer.draw(page)
     return frames
 
 

@@ -47,7 +47,6 @@ class BuildState:
     inputs: tuple[ProjectPaths, Any]  # what the core built from (paths, SiteOptions)
     executor: Executor
     publication: Publication | None  # the staging folder of a published build
-    stamp: tuple  # MkDocs' inputs as the build began (a preview's; support.input_stamp)
     known: set[str] = field(default_factory=set)  # every page's address, hand-written ones too
     nav: Any = None  # MkDocs' navigation, files and theme environment of this build
     files: Any = None
@@ -55,27 +54,27 @@ class BuildState:
 
 
 def start(config, settings: PluginConfig, command: str | None, session) -> BuildState:
-    """Build the site with the core, and set MkDocs' settings from it."""
+    """Build the site with the core (a preview's through its session), and set MkDocs'
+    settings from it."""
     root = Path(config.config_file_path or ".").parent
     paths = ProjectPaths.at(root, settings.taxonomy, settings.incidents_dir)
-    in_preview = session is not None
-    stamp = support.input_stamp(config) if in_preview else ()
     support.refuse_outside_inputs(config, root)
-    support.resolve_site_url(config, in_preview)
-    options = support.site_options(config)
-    executor = serial if in_preview else default_executor()
-    last = session.site if in_preview else None
-    cache = session.cache if in_preview else None
-    site = build(paths, options, executor, cache, last, preview=in_preview)
+    support.resolve_site_url(config, preview=session is not None)
+    inputs = (paths, support.site_options(config))
+    if session is None:
+        executor = default_executor()
+        site = build(*inputs, executor)
+        support.log_build(site, executor, None)
+    else:
+        executor, site = serial, session.build(inputs)
     publication = None
     if command in PUBLISHING:
         check_site_dir(Path(config.site_dir), root, support.sources(config, paths))
         publication = Publication(Path(config.site_dir))
         config.site_dir = str(publication.staging)
     support.log_warnings(site.warnings)
-    support.log_build(site, executor, site.changed_since(last) if in_preview else None)
     support.configure(config, site)
-    return BuildState(site, (paths, options), executor, publication, stamp)
+    return BuildState(site, inputs, executor, publication)
 
 
 class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
@@ -92,7 +91,7 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
     def on_config(self, config):
         self.state = None
         if self.session is not None:
-            self.session.begin()
+            self.session.begin(config)
         try:
             self.state = start(config, self.config, self.command, self.session)
         except (BuildError, PublishError, support.SettingsError) as exc:
@@ -136,7 +135,7 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         if self.session is None:
             frames.write(framer, state.executor, {})
         else:
-            self.session.write(framer, state.executor, state.stamp, state.inputs)
+            self.session.write(framer, state.executor, state.inputs)
 
     def on_post_page(self, output, page, config):
         generated = self.state.site.page(page.file.dest_uri)

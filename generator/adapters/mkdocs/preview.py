@@ -39,13 +39,18 @@ class Shell:
     from: all a rebuild without MkDocs needs."""
 
     config: Any
+    env: Any
     nav: Any
     files: Any
-    env: Any
     known: frozenset[str]  # every page's address
     alternates: Mapping[str, list[dict[str, str]]]  # each framed page's language links
     stamp: tuple  # MkDocs' inputs as the build began (support.input_stamp)
     inputs: tuple  # the project's paths and the site's options
+
+    def framer(self, site: Site) -> frames.Framer:
+        """A framer of `site` with the last full build's MkDocs objects."""
+        mkdocs = (self.config, self.env, self.nav, self.files)
+        return frames.Framer(*mkdocs, site, self.known, self.alternates)
 
 
 class Session:
@@ -60,16 +65,24 @@ class Session:
         self.cache = CheckCache()  # each incident file's check, by content
         self.bytecode = support.MemoryBytecodeCache()  # the theme's compiled templates
         self.shell: Shell | None = None  # the last full build, while it may be rebuilt in
+        self.stamp: tuple = ()  # MkDocs' inputs as the full build under way began
         self.error: str | None = None  # what stopped the last build, shown on every page
 
-    def begin(self) -> None:
-        """A full build begins: until it is written, there is no shell to rebuild in."""
-        self.shell, self.error = None, None
+    def begin(self, config) -> None:
+        """A full build begins: MkDocs' inputs are stamped before it reads any, and until the
+        build is written there is no shell to rebuild in."""
+        self.shell, self.error, self.stamp = None, None, support.input_stamp(config)
 
     def failed(self, error: str) -> None:
         self.shell, self.error = None, error
 
-    def write(self, framer: frames.Framer, executor: Executor, stamp: tuple, inputs) -> None:
+    def build(self, inputs: tuple) -> Site:
+        """The core's build, keeping what holds of the last site."""
+        site = build(*inputs, serial, self.cache, self.site, preview=True)
+        support.log_build(site, serial, site.changed_since(self.site))
+        return site
+
+    def write(self, framer: frames.Framer, executor: Executor, inputs: tuple) -> None:
         """Write a full build: what changed since the last site, if the folder holds it (else
         everything), in the last frames where they hold (`frames.hold`)."""
         site = framer.site
@@ -80,12 +93,9 @@ class Session:
         self.frames = frames.write(framer, executor, kept, pages, files)
         self.site = site
         if self.dirty:
+            mkdocs = (framer.config, framer.env, framer.nav, framer.files)
             alternates = MappingProxyType(dict(framer.found))
-            config, known = framer.config, frozenset(framer.known)
-            shell = Shell(
-                config, framer.nav, framer.files, framer.env, known, alternates, stamp, inputs
-            )
-            self.shell = shell
+            self.shell = Shell(*mkdocs, frozenset(framer.known), alternates, self.stamp, inputs)
 
     def rebuild(self) -> bool:
         """Rebuild the site without MkDocs and write what changed; False when MkDocs must build
@@ -106,13 +116,10 @@ class Session:
         )
         if not same:
             return False
-        files = site.files_changed_since(last)
         support.log_warnings(site.warnings)
         support.log_build(site, serial, changed)
-        framer = frames.Framer(
-            shell.config, shell.env, shell.nav, shell.files, site, shell.known, shell.alternates
-        )
-        self.frames = frames.write(framer, serial, self.frames, changed, files)
+        files = site.files_changed_since(last)
+        self.frames = frames.write(shell.framer(site), serial, self.frames, changed, files)
         self.site = site
         return True
 
