@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from datetime import date, datetime
@@ -56,8 +57,15 @@ _MIXES = (
 _READERS_SCRIPTS = frozenset({"LATIN", "HANGUL", "HAN"})
 
 
+@functools.lru_cache(maxsize=None)
+def _script(char: str) -> str:
+    # The package looks a character up by a binary search written in Python; the lines of
+    # 10,000 cases ask it tens of millions of times about a few thousand distinct characters.
+    return categories.alias(char)
+
+
 def _scripts(word: str) -> frozenset[str]:
-    return frozenset(categories.alias(c) for c in word) - _NEUTRAL
+    return frozenset(map(_script, word)) - _NEUTRAL
 
 
 def lookalike_problem(value: str) -> str | None:
@@ -70,7 +78,7 @@ def lookalike_problem(value: str) -> str | None:
             shown = ", ".join(sorted(s.title() for s in scripts))
             return f"the word '{shorten(word)}' mixes letters of several scripts ({shown})"
         if len(scripts) == 1 and not scripts <= _READERS_SCRIPTS:
-            letters = [c for c in word if categories.alias(c) not in _NEUTRAL]
+            letters = [c for c in word if _script(c) not in _NEUTRAL]
             if all(_latin_lookalike(c) for c in letters):
                 (script,) = scripts
                 latin = "".join(_latin_lookalike(c) or c for c in word)
