@@ -121,9 +121,7 @@ def in_range(occurred: str, start: str | None, end: str | None) -> bool:
         return True
     if parse_partial_date(occurred) is None:
         return False
-    return not (start and date_before(occurred, start)) and not (
-        end and date_before(end, occurred)
-    )
+    return not (start and date_before(occurred, start)) and not (end and date_before(end, occurred))
 
 
 def original_language(value: str | None) -> str | None:

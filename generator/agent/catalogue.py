@@ -315,9 +315,7 @@ class Catalogue:
         answer.next_offset = after if after < len(facet.terms) else None
         return answer
 
-    def related(
-        self, incident_id: str, lang: str | None = None, limit: int = 5
-    ) -> RelatedResult:
+    def related(self, incident_id: str, lang: str | None = None, limit: int = 5) -> RelatedResult:
         lang, limit = check.lang_of(lang), check.limit(limit)
         incident = self._incident(incident_id)
         related = []
@@ -441,9 +439,8 @@ def _passage(found: Passage) -> MatchedPassage:
         start = max(0, (marks[0][0] if marks else 0) - PASSAGE_CHARS // 3)
         end = min(len(text), start + PASSAGE_CHARS)
         head, tail = ("…" if start else ""), ("…" if end < len(text) else "")
-        marks = tuple(
-            (a - start + len(head), b - start + len(head)) for a, b in marks if start <= a < b <= end
-        )
+        shift = len(head) - start
+        marks = tuple((a + shift, b + shift) for a, b in marks if start <= a < b <= end)
         text = head + text[start:end] + tail
     marked, at = [], 0
     for start, end in marks:

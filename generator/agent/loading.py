@@ -69,7 +69,8 @@ class LibrarySource:
         if not self._ready.wait(timeout):
             raise CatalogueError(f"the library from {self.origin} is still loading; ask again")
         if self._loaded is None:
-            raise CatalogueError(f"the library from {self.origin} could not be read: {self._failure}")
+            failure = self._failure
+            raise CatalogueError(f"the library from {self.origin} could not be read: {failure}")
         return self._loaded
 
     def catalogue(self) -> Catalogue:

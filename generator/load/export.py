@@ -21,7 +21,6 @@ from ..validate.diagnostics import Diagnostic
 from .front_matter import LoadError, YamlDocument
 from .taxonomy import build_taxonomy
 
-
 INCIDENTS, TAXONOMY = "incidents.json", "taxonomy.json"
 
 

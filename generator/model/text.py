@@ -57,7 +57,7 @@ _MIXES = (
 _READERS_SCRIPTS = frozenset({"LATIN", "HANGUL", "HAN"})
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _script(char: str) -> str:
     # The package looks a character up by a binary search written in Python; the lines of
     # 10,000 cases ask it tens of millions of times about a few thousand distinct characters.
@@ -94,7 +94,7 @@ def _latin_lookalike(char: str) -> str | None:
     found = confusables.is_confusable(char, greedy=True, preferred_aliases=["latin"])
     for entry in found or ():
         for homoglyph in entry["homoglyphs"]:
-            if all(categories.alias(c) == "LATIN" for c in homoglyph["c"]):
+            if all(_script(c) == "LATIN" for c in homoglyph["c"]):
                 return homoglyph["c"]
     return None
 
@@ -122,7 +122,7 @@ def skeleton(value: str) -> str:
     the same."""
     folded = INVISIBLE.sub("", unicodedata.normalize("NFKC", value))
     mapped = "".join(
-        c if categories.alias(c) in _READERS_SCRIPTS | _NEUTRAL else (_latin_lookalike(c) or c)
+        c if _script(c) in _READERS_SCRIPTS | _NEUTRAL else (_latin_lookalike(c) or c)
         for c in folded
     )
     return " ".join(mapped.casefold().split())

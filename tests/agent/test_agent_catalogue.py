@@ -363,7 +363,7 @@ def test_a_case_longer_than_an_answer_is_cut_and_any_section_can_be_read_whole(l
     from generator.model.incident import CaseText, Incident, Section
 
     imbue = library.incident(IMBUE)
-    long = "A line of the report, \"quoted\", in full.\n" * 450  # ~19,000 characters
+    long = 'A line of the report, "quoted", in full.\n' * 450  # ~19,000 characters
     texts = tuple(
         CaseText(t.lang, t.title, t.summary, tuple(Section(k, long, 0) for k in SECTIONS), t.path)
         for t in imbue.texts
