@@ -385,11 +385,30 @@ TOOL_SETS: list[Callable[[Any, LibrarySource], None]] = [
 ]
 
 
+def _load_after_the_first_message(source: LibrarySource):
+    """Middleware that starts loading the library once the first message (the handshake) is
+    answered: loading holds the interpreter most of the time, and the handshake would wait for
+    its turn."""
+
+    async def middleware(ctx, call_next):
+        try:
+            return await call_next(ctx)
+        finally:
+            source.start()
+
+    return middleware
+
+
 def build_server(source: LibrarySource):
     """The MCP server for a library's source (not yet running)."""
     from mcp.server.mcpserver import MCPServer
 
-    server = MCPServer("incident-library", instructions=INSTRUCTIONS, version=version())
+    server = MCPServer(
+        "incident-library",
+        instructions=INSTRUCTIONS,
+        version=version(),
+        middleware=[_load_after_the_first_message(source)],
+    )
     for register in TOOL_SETS:
         register(server, source)
     return server

@@ -19,8 +19,8 @@ from ..model.library import Library
 from ..outputs.markdown import case_markdown
 from ..pages import urls
 from ..search.analyzer import HANGUL
-from ..search.corpus import SearchCorpus, build_corpora
-from ..search.engine import Passage, Result, passage, search
+from ..search.corpus import SearchCorpus, build_corpus, build_index
+from ..search.engine import Corpus, Passage, Result, passage, search
 from . import arguments as check
 from .answers import (
     ANSWER_LIMIT,
@@ -95,8 +95,9 @@ class Catalogue:
     def __init__(self, library: Library, site_url: str = "") -> None:
         self.library = library
         self.site_url = site_url
-        self._corpora: dict[str, SearchCorpus] | None = None
-        self._corpora_lock = threading.Lock()
+        self._index: Corpus | None = None
+        self._corpora: dict[str, SearchCorpus] = {}
+        self._lock = threading.Lock()
 
     @classmethod
     def from_export(cls, path: Path, site_url: str | None = None) -> Catalogue:
@@ -107,13 +108,15 @@ class Catalogue:
         library, built_for = read_export(path)
         return cls(library, built_for if site_url is None else site_url)
 
-    @property
-    def corpora(self) -> dict[str, SearchCorpus]:
-        """Both languages' search, worked out on first use (reading a case needs none)."""
-        with self._corpora_lock:
-            if self._corpora is None:
-                self._corpora = build_corpora(self.library)
-            return self._corpora
+    def corpus(self, lang: str) -> SearchCorpus:
+        """A language's search (the site's), worked out on first use: the index of every case
+        once, the sentences a result quotes per language (reading a case needs neither)."""
+        with self._lock:
+            if self._index is None:
+                self._index = build_index(self.library)
+            if lang not in self._corpora:
+                self._corpora[lang] = build_corpus(self.library, lang, self._index)
+            return self._corpora[lang]
 
     # -- helpers --
 
@@ -136,7 +139,7 @@ class Catalogue:
         }
 
     def _found(self, selection: Selection) -> Result:
-        corpus = self.corpora[selection.lang].corpus
+        corpus = self.corpus(selection.lang).corpus
         found = search(corpus, selection.query, selection.filters, within=selection.within)
         if selection.query.strip() and not found.groups and not found.dropped:
             raise CatalogueError(
@@ -193,7 +196,7 @@ class Catalogue:
         )
         lang = chosen.lang
         found = self._found(chosen)
-        sentences = self.corpora[lang].sentences
+        sentences = self.corpus(lang).sentences
         hits = []
         for position, case_id in enumerate(found.ids[offset : offset + limit], start=offset):
             incident = self.library.incident(case_id)

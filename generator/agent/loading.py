@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from ..languages import DEFAULT
 from ..model.taxonomy import Taxonomy
 from .arguments import CatalogueError
 from .catalogue import Catalogue
@@ -42,8 +43,11 @@ class Loaded:
 
 
 class LibrarySource:
-    """The taxonomy now, the catalogue when it is loaded. `load` runs on a daemon thread from
-    the moment the source is made."""
+    """The taxonomy now, the catalogue when it is loaded: `load` runs on a daemon thread from
+    `start` on (the server calls it once it is ready to answer: the loading holds the
+    interpreter most of the time, and the handshake should not wait for its turn)."""
+
+    first_lang = DEFAULT  # the language whose search is prepared first
 
     def __init__(self, taxonomy: Taxonomy, origin: str, load: Callable[[], Loaded]) -> None:
         self.taxonomy = taxonomy
@@ -52,7 +56,12 @@ class LibrarySource:
         self._ready = threading.Event()
         self._loaded: Loaded | None = None
         self._failure = ""
-        threading.Thread(target=self._run, name="library-loader", daemon=True).start()
+        self._started = False
+
+    def start(self) -> None:
+        if not self._started:
+            self._started = True
+            threading.Thread(target=self._run, name="library-loader", daemon=True).start()
 
     def _run(self) -> None:
         try:
@@ -62,10 +71,11 @@ class LibrarySource:
         finally:
             self._ready.set()
         if self._loaded is not None:
-            self._loaded.catalogue.corpora  # noqa: B018 - the search index, before a search asks
+            self._loaded.catalogue.corpus(self.first_lang)  # the index, before a search asks
 
     def loaded(self, timeout: float | None = None) -> Loaded:
         """The library, once loaded (waiting for it); CatalogueError if it could not be."""
+        self.start()
         if not self._ready.wait(timeout):
             raise CatalogueError(f"the library from {self.origin} is still loading; ask again")
         if self._loaded is None:
