@@ -311,12 +311,12 @@ GROUP BY it.facet, it.term, i.occurred_year""",
     ),
     View(
         "cooccurring_terms",
-        "Pairs of terms of different facets and how many cases have both.",
-        "서로 다른 분류 기준의 용어 쌍과 둘 다 있는 사례 수.",
+        "Pairs of terms of different facets (each pair both ways) and how many cases have both.",
+        "서로 다른 분류 기준의 용어 쌍(양방향)과 둘 다 있는 사례 수.",
         """SELECT a.facet AS facet_a, a.term AS term_a, b.facet AS facet_b, b.term AS term_b,
        COUNT(*) AS cases
 FROM incident_terms a
-JOIN incident_terms b ON a.incident = b.incident AND a.facet < b.facet
+JOIN incident_terms b ON a.incident = b.incident AND a.facet <> b.facet
 GROUP BY a.facet, a.term, b.facet, b.term""",
         ("facet_a", "facet_b"),
     ),

@@ -90,6 +90,7 @@ def test_the_views_count_as_the_library_does(library, database):
         for a, b in combinations(sorted(keys), 2):
             if a[0] != b[0]:
                 together[a + b] += 1
+                together[b + a] += 1
     found = rows(database, "SELECT facet, term, year, cases FROM cases_per_term_and_year")
     assert {(f, t, y): n for f, t, y, n in found} == per_year
     pairs = rows(database, "SELECT facet_a, term_a, facet_b, term_b, cases FROM cooccurring_terms")

@@ -168,7 +168,7 @@ CREATE VIEW cooccurring_terms AS
 SELECT a.facet AS facet_a, a.term AS term_a, b.facet AS facet_b, b.term AS term_b,
        COUNT(*) AS cases
 FROM incident_terms a
-JOIN incident_terms b ON a.incident = b.incident AND a.facet < b.facet
+JOIN incident_terms b ON a.incident = b.incident AND a.facet <> b.facet
 GROUP BY a.facet, a.term, b.facet, b.term;
 CREATE VIEW case_titles AS
 SELECT i.id, i.position, i.occurred, i.original_language,
