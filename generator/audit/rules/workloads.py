@@ -1,0 +1,155 @@
+"""Workloads: how their images are pulled, what they ask of a node, and what node agents ask of
+the API server."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..cluster import Cluster, dig, same_namespace
+from . import Hit, hit, rule
+
+
+def pull_policy(container: dict) -> tuple[str, bool]:
+    """(the effective imagePullPolicy, whether it is written out): unset, it is Always for an
+    image tagged `latest` or not tagged, IfNotPresent otherwise."""
+    written = container.get("imagePullPolicy")
+    if written:
+        return str(written), True
+    image = str(container.get("image") or "")
+    if "@" in image:
+        return "IfNotPresent", False
+    name = image.rsplit("/", 1)[-1]
+    tag = name.partition(":")[2]
+    return ("Always" if tag in ("", "latest") else "IfNotPresent"), False
+
+
+@rule("image-pull-always")
+def image_pull_always(cluster: Cluster) -> Iterator[Hit]:
+    for template in cluster.pod_templates:
+        for path, container in template.containers(init=True):
+            policy, written = pull_policy(container)
+            if policy == "Always" and container.get("image"):
+                where = (*path, "imagePullPolicy") if written else (*path, "image")
+                yield hit(
+                    template.owner,
+                    where,
+                    container=container.get("name", ""),
+                    image=container.get("image"),
+                )
+
+
+def _limits(container: dict) -> dict:
+    limits = dig(container, "resources", "limits")
+    return limits if isinstance(limits, dict) else {}
+
+
+@rule("job-without-limits")
+def job_without_limits(cluster: Cluster) -> Iterator[Hit]:
+    for template in cluster.pod_templates:
+        if template.owner.kind not in ("Job", "CronJob"):
+            continue
+        for path, container in template.containers():
+            missing = [r for r in ("cpu", "memory") if r not in _limits(container)]
+            if missing:
+                yield hit(
+                    template.owner,
+                    path,
+                    workload=template.owner.ref,
+                    container=container.get("name", ""),
+                    missing=", ".join(missing),
+                )
+
+
+@rule("cpu-request-missing")
+def cpu_request_missing(cluster: Cluster) -> Iterator[Hit]:
+    for template in cluster.pod_templates:
+        if template.owner.kind not in ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet"):
+            continue
+        for path, container in template.containers():
+            requests = dig(container, "resources", "requests")
+            if not (isinstance(requests, dict) and "cpu" in requests) and "cpu" not in _limits(
+                container
+            ):
+                yield hit(
+                    template.owner,
+                    path,
+                    workload=template.owner.ref,
+                    container=container.get("name", ""),
+                )
+
+
+# What an agent on every node lists or watches across the whole cluster: each node's copy adds
+# the same load, so it grows with the node count (and an Endpoints watch, with its square).
+WIDE_RESOURCES = frozenset(
+    {
+        "pods",
+        "endpoints",
+        "endpointslices",
+        "nodes",
+        "services",
+        "events",
+        "namespaces",
+        "configmaps",
+        "secrets",
+        "*",
+    }
+)
+WIDE_GROUPS = frozenset({"", "*", "discovery.k8s.io", "events.k8s.io"})
+READ_VERBS = frozenset({"list", "watch", "*"})
+# Built-in roles that read nearly everything.
+BUILT_IN_WIDE = {
+    "cluster-admin": "*",
+    "admin": "pods, services, endpoints",
+    "edit": "pods, services, endpoints",
+    "view": "pods, services, endpoints",
+}
+
+
+def _wide_reads(role: dict) -> list[str]:
+    found: set[str] = set()
+    for entry in role.get("rules") or []:
+        if not isinstance(entry, dict):
+            continue
+        verbs = {str(v) for v in entry.get("verbs") or []}
+        groups = {str(g) for g in entry.get("apiGroups") or []}
+        if verbs & READ_VERBS and groups & WIDE_GROUPS:
+            found |= {str(r) for r in entry.get("resources") or []} & WIDE_RESOURCES
+    return sorted(found)
+
+
+@rule("daemonset-watches-cluster")
+def daemonset_watches_cluster(cluster: Cluster) -> Iterator[Hit]:
+    roles = {r.name: r.body for r in cluster.of("ClusterRole")}
+    bindings = cluster.of("ClusterRoleBinding")
+    for template in cluster.pod_templates:
+        owner = template.owner
+        if owner.kind != "DaemonSet":
+            continue
+        account = str(
+            template.spec.get("serviceAccountName")
+            or template.spec.get("serviceAccount")
+            or "default"
+        )
+        for binding in bindings:
+            subjects = binding.body.get("subjects") or []
+            if not any(
+                isinstance(s, dict)
+                and s.get("kind") == "ServiceAccount"
+                and s.get("name") == account
+                and same_namespace(str(s.get("namespace") or ""), owner.namespace)
+                for s in subjects
+            ):
+                continue
+            role = str(dig(binding.body, "roleRef", "name") or "")
+            if dig(binding.body, "roleRef", "kind") != "ClusterRole":
+                continue
+            if role in roles:
+                wide = ", ".join(_wide_reads(roles[role]))
+            else:
+                wide = BUILT_IN_WIDE.get(role, "")
+            if wide:
+                path = (*template.spec_path, "serviceAccountName")
+                if "serviceAccountName" not in template.spec:
+                    path = template.spec_path
+                yield hit(owner, path, workload=owner.ref, role=role, resources=wide)
+                break
