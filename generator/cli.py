@@ -98,6 +98,10 @@ def check(
         if store is not None:
             store.save(report)
     diagnostics = report.diagnostics if only is None else only_files(report.diagnostics, only)
+    if only is None:
+        from .audit.catalogue import check_project_checks
+
+        diagnostics = (*diagnostics, *check_project_checks(project))
     _report(diagnostics, output_format)
     errors = [d for d in diagnostics if d.severity == "error"]
     warnings = [d for d in diagnostics if d.severity == "warning"]

@@ -211,7 +211,8 @@ def site_url_of(root: Path) -> str:
     except OSError:
         return ""
     found = re.search(r"^site_url:\s*['\"]?([^'\"\s#]+)", text, re.MULTILINE)
-    return found.group(1) if found else ""
+    # `site_url: !ENV [SITE_URL, ""]` names a variable (read above), not an address.
+    return found.group(1) if found and not found.group(1).startswith("!") else ""
 
 
 def run(catalogue: Catalogue) -> None:

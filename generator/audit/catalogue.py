@@ -19,7 +19,7 @@ from ..languages import LANGS
 from ..load.front_matter import LoadError, Position, YamlDocument, parse_yaml
 from ..model.taxonomy import Taxonomy
 from ..pages.urls import RESERVED_CHECK_IDS
-from ..validate.diagnostics import Diagnostic, closest, field_name
+from ..validate.diagnostics import Diagnostic, closest, field_name, ordered
 
 CHECKS_FOLDER = "checks"
 CHECK_FILE = "check.yml"
@@ -101,6 +101,24 @@ def load_checks(
     return Catalogue(tuple(checks), tuple(diagnostics))
 
 
+def check_project_checks(project) -> tuple[Diagnostic, ...]:
+    """The problems of a project's checks, judged against its taxonomy and its incidents' ids
+    (the file names of the originals, which validation holds to their ids)."""
+    from ..load.files import incident_paths
+    from ..load.project import load_taxonomy
+
+    try:
+        taxonomy, _ = load_taxonomy(project)
+    except LoadError:
+        return ()  # the taxonomy's own problems are reported by the incidents' check
+    ids = frozenset(
+        display.rsplit("/", 1)[-1][: -len(".md")]
+        for _, display in incident_paths(project)
+        if not display.endswith((".ko.md", ".en.md"))
+    )
+    return load_checks(project.root, taxonomy, ids).diagnostics
+
+
 def _load_check(
     folder: Path,
     display: str,
@@ -153,7 +171,7 @@ def _load_check(
         else:
             examples[name] = example.read_text(encoding="utf-8")
     if problems.found:
-        return None, problems.found
+        return None, list(ordered(problems.found))
     check = Check(
         id=folder.name,
         severity=data["severity"],

@@ -248,14 +248,16 @@ def _line_of(source: Source, path: Path_) -> int:
         return source.first_line
     line = node.start_mark.line if node is not None else 0
     for step in path:
+        # A mapping's value is found at its key's line ("spec:", not the first line under it).
         if isinstance(node, yaml.MappingNode):
-            nxt = next((v for k, v in node.value if k.value == step), None)
+            pair = next(((k, v) for k, v in node.value if k.value == step), None)
+            mark, nxt = (pair[0].start_mark, pair[1]) if pair else (None, None)
         elif isinstance(node, yaml.SequenceNode) and isinstance(step, int):
             nxt = node.value[step] if 0 <= step < len(node.value) else None
+            mark = nxt.start_mark if nxt is not None else None
         else:
-            nxt = None
+            nxt = mark = None
         if nxt is None:
             break
-        node = nxt
-        line = node.start_mark.line
+        node, line = nxt, mark.line
     return source.first_line + line

@@ -53,7 +53,9 @@ def text_report(outcome: Outcome, lang: str, cases: Cases) -> str:
         for finding in group:
             check = finding.check
             lines.append(f"{_where(finding)}: {check.id}: {check.text('title', lang)}")
-            lines.append(f"  {finding.resource.ref}: {finding.message(lang)}")
+            message = finding.message(lang)
+            ref = finding.resource.ref
+            lines.append(f"  {message}" if ref in message else f"  {ref}: {message}")
             lines.append(f"  {t('audit_fix', lang)}: {_one_line(check.text('fix', lang))}")
             for incident in check.incidents:
                 case = cases(incident, lang)
