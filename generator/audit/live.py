@@ -10,6 +10,7 @@ the user may not list is reported, and the audit goes on without it.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -163,14 +164,18 @@ def kubernetes_get(context: str | None = None) -> Get:
     from kubernetes.client.exceptions import ApiException
     from kubernetes.config.config_exception import ConfigException
 
+    # A configuration of its own, read now: the client's default one is global, and its
+    # default kubeconfig path is read from KUBECONFIG once, when it is imported.
+    configuration = client.Configuration()
+    kubeconfig = os.environ.get("KUBECONFIG") or "~/.kube/config"
     try:
-        config.load_kube_config(context=context)
+        config.load_kube_config(kubeconfig, context, client_configuration=configuration)
     except (ConfigException, OSError, TypeError) as kube_error:
         try:
-            config.load_incluster_config()
+            config.load_incluster_config(client_configuration=configuration)
         except ConfigException:
             raise LiveError(f"no usable kubeconfig: {kube_error}") from None
-    api = client.ApiClient()
+    api = client.ApiClient(configuration)
 
     def get(path: str, query: dict) -> tuple[int, dict]:
         request = api.param_serialize(

@@ -74,9 +74,7 @@ def test_korean_report_names_cases_in_korean(manifests):
     assert "  근거 사례: OpenAI: " in out
 
 
-@pytest.mark.parametrize(
-    ("fail_on", "code"), [("high", 1), ("medium", 1), ("never", 0)]
-)
+@pytest.mark.parametrize(("fail_on", "code"), [("high", 1), ("medium", 1), ("never", 0)])
 def test_fail_on_sets_the_exit_status(manifests, fail_on, code):
     result = _audit(str(manifests), "--check", "job-without-limits", "--fail-on", fail_on)
     assert result.exit_code == (0 if fail_on == "high" else code)
@@ -99,7 +97,9 @@ def test_json_lists_each_finding_with_its_object_place_and_cases(manifests):
 
 
 def test_sarif_is_valid_and_points_at_files_and_lines(manifests):
-    result = _audit(str(manifests), *ONLY, "--format", "sarif", "--site-url", "https://x.example.org/")
+    result = _audit(
+        str(manifests), *ONLY, "--format", "sarif", "--site-url", "https://x.example.org/"
+    )
     log = json.loads(result.output)
     jsonschema.Draft4Validator(SCHEMA).validate(log)
     run = log["runs"][0]
@@ -116,8 +116,12 @@ def test_sarif_is_valid_and_points_at_files_and_lines(manifests):
 
 
 def test_sarif_of_a_clean_input_is_valid_too(tmp_path):
-    (tmp_path / "ok.yaml").write_text((REPO / "checks/statefulset-on-delete/passes.yaml").read_text())
-    result = _audit(str(tmp_path / "ok.yaml"), "--format", "sarif", "--check", "statefulset-on-delete")
+    (tmp_path / "ok.yaml").write_text(
+        (REPO / "checks/statefulset-on-delete/passes.yaml").read_text()
+    )
+    result = _audit(
+        str(tmp_path / "ok.yaml"), "--format", "sarif", "--check", "statefulset-on-delete"
+    )
     assert result.exit_code == 0
     log = json.loads(result.output)
     jsonschema.Draft4Validator(SCHEMA).validate(log)

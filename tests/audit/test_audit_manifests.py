@@ -58,7 +58,9 @@ def test_kubectl_lists_json_and_folders(tmp_path):
     }
     (tmp_path / "nodes.json").write_text(json.dumps(listed, indent=2))
     (tmp_path / "sub").mkdir()
-    (tmp_path / "sub" / "ns.yml").write_text("apiVersion: v1\nkind: Namespace\nmetadata: {name: x}\n")
+    (tmp_path / "sub" / "ns.yml").write_text(
+        "apiVersion: v1\nkind: Namespace\nmetadata: {name: x}\n"
+    )
     (tmp_path / ".hidden.yaml").write_text("apiVersion: v1\nkind: Namespace\nmetadata: {name: y}\n")
     (tmp_path / "values.yaml").write_text("replicaCount: 2\n")  # not a Kubernetes object
     read = read_manifests([tmp_path])
