@@ -7,6 +7,7 @@ import shutil
 import textwrap
 
 from conftest import REPO
+
 from generator.audit.catalogue import load_checks
 from generator.load.project import ProjectPaths, load_taxonomy
 

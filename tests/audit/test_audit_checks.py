@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from conftest import REPO
+
 from generator.audit.catalogue import CHECKS_FOLDER, placeholders
 from generator.audit.cluster import Cluster
 from generator.audit.engine import audit

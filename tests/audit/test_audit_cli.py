@@ -15,8 +15,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 from click.testing import CliRunner
-
 from conftest import REPO
+
 from generator.cli import main
 
 SCHEMA = json.loads((Path(__file__).parent / "sarif-schema-2.1.0.json").read_text())

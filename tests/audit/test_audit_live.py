@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
-
 from conftest import REPO
+
 from generator.audit.live import LISTED, cluster_role, kubernetes_get, read_cluster
 from generator.cli import main
 
