@@ -93,15 +93,14 @@ def check(
 
         cache = None if no_cache else CheckCache(project.root / CACHE_FILE, summaries=True)
         checked = check_project(project, today, None, cache, default_executor(), summaries=True)
+        from .audit.catalogue import check_project_checks
+
         count = max(checked.result.checked, len(checked.result.incidents))
-        report = Report(checked.diagnostics, count)
+        audit_checks = check_project_checks(project, checked.taxonomy) if checked.taxonomy else ()
+        report = Report((*checked.diagnostics, *audit_checks), count)
         if store is not None:
             store.save(report)
     diagnostics = report.diagnostics if only is None else only_files(report.diagnostics, only)
-    if only is None:
-        from .audit.catalogue import check_project_checks
-
-        diagnostics = (*diagnostics, *check_project_checks(project))
     _report(diagnostics, output_format)
     errors = [d for d in diagnostics if d.severity == "error"]
     warnings = [d for d in diagnostics if d.severity == "warning"]

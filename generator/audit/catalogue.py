@@ -16,12 +16,12 @@ from pathlib import Path
 from types import MappingProxyType
 
 from ..languages import LANGS
+from ..load.files import CHECKS_FOLDER
 from ..load.front_matter import LoadError, Position, YamlDocument, parse_yaml
 from ..model.taxonomy import Taxonomy
 from ..pages.urls import RESERVED_CHECK_IDS
 from ..validate.diagnostics import Diagnostic, closest, field_name, ordered
 
-CHECKS_FOLDER = "checks"
 CHECK_FILE = "check.yml"
 EXAMPLES = ("fires", "passes")  # fires.yaml must be flagged, passes.yaml must not
 SEVERITIES = ("high", "medium", "low")  # most serious first
@@ -101,16 +101,20 @@ def load_checks(
     return Catalogue(tuple(checks), tuple(diagnostics))
 
 
-def check_project_checks(project) -> tuple[Diagnostic, ...]:
-    """The problems of a project's checks, judged against its taxonomy and its incidents' ids
-    (the file names of the originals, which validation holds to their ids)."""
+def check_project_checks(project, taxonomy: Taxonomy | None = None) -> tuple[Diagnostic, ...]:
+    """The problems of a project's checks, judged against its taxonomy (read here unless
+    given) and its incidents' ids (the names of the originals, which validation holds to
+    their ids)."""
     from ..load.files import incident_paths
     from ..load.project import load_taxonomy
 
-    try:
-        taxonomy, _ = load_taxonomy(project)
-    except LoadError:
-        return ()  # the taxonomy's own problems are reported by the incidents' check
+    if not (project.root / CHECKS_FOLDER).is_dir():
+        return ()
+    if taxonomy is None:
+        try:
+            taxonomy, _ = load_taxonomy(project)
+        except LoadError:
+            return ()  # the taxonomy's own problems are reported by the incidents' check
     ids = frozenset(
         display.rsplit("/", 1)[-1][: -len(".md")]
         for _, display in incident_paths(project)
