@@ -382,7 +382,17 @@ def mcp(root: Path, exports: Path | None, site_url: str | None) -> None:
         catalogue = Catalogue(
             library, site_url if site_url is not None else server.site_url_of(root)
         )
-    server.run(catalogue)
+    checker = None
+    if exports is None:
+        from functools import cache
+
+        from .audit.runner import Checker
+
+        @cache
+        def checker() -> Checker:
+            return Checker.of_library(root, catalogue.library, catalogue.site_url)
+
+    server.run(catalogue, checker)
 
 
 @main.command()

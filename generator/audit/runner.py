@@ -51,6 +51,16 @@ class Checker:
             raise AuditError(f"the checks have {count} error(s); run 'incidents check'\n{lines}")
         return cls(library, catalogue, site_url)
 
+    @classmethod
+    def of_library(cls, root: Path, library: Library, site_url: str = "") -> Checker:
+        """The checks of the project at `root` for a library already validated."""
+        ids = frozenset(i.id for i in library.incidents)
+        catalogue = load_checks(ProjectPaths.at(root).root, library.taxonomy, ids)
+        if catalogue.diagnostics:
+            count = len(catalogue.diagnostics)
+            raise AuditError(f"the checks have {count} error(s); run 'incidents check'")
+        return cls(library, catalogue, site_url)
+
     def select(self, only: Iterable[str] = ()) -> tuple[Check, ...]:
         wanted = tuple(only)
         known = {c.id for c in self.catalogue.checks}
