@@ -135,6 +135,17 @@ class Cluster:
         for item in resources:
             by_kind[item.kind].append(item)
         self._by_kind = {kind: tuple(items) for kind, items in by_kind.items()}
+        by_name: dict[tuple[str, str], list[Resource]] = defaultdict(list)
+        for item in resources:
+            by_name[(item.kind, item.name)].append(item)
+        self._by_name = by_name
+        self._memo: dict[str, object] = {}
+
+    def memo(self, key: str, compute):
+        """What `compute()` gives, worked out once per cluster (a parse two rules share)."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
 
     def of(self, *kinds: str) -> tuple[Resource, ...]:
         """The resources of these kinds, in input order."""
@@ -144,9 +155,27 @@ class Cluster:
 
     def named(self, kind: str, namespace: str, name: str) -> Resource | None:
         return next(
-            (r for r in self.of(kind) if r.name == name and same_namespace(r.namespace, namespace)),
+            (
+                r
+                for r in self._by_name.get((kind, name), ())
+                if same_namespace(r.namespace, namespace)
+            ),
             None,
         )
+
+    @cached_property
+    def _templates_by_namespace(self) -> dict[str, list[PodTemplate]]:
+        found: dict[str, list[PodTemplate]] = defaultdict(list)
+        for template in self.pod_templates:
+            found[template.owner.namespace].append(template)
+        return found
+
+    def templates_in(self, namespace: str) -> list[PodTemplate]:
+        """The pod templates that may be in `namespace` (see `same_namespace`)."""
+        if not namespace:
+            return list(self.pod_templates)
+        by_namespace = self._templates_by_namespace
+        return by_namespace.get(namespace, []) + by_namespace.get("", [])
 
     @cached_property
     def pod_templates(self) -> tuple[PodTemplate, ...]:
@@ -176,11 +205,7 @@ class Cluster:
         if not selector:
             return ()
         wanted = selector.items()
-        return tuple(
-            t
-            for t in self.pod_templates
-            if same_namespace(t.owner.namespace, namespace) and wanted <= t.labels.items()
-        )
+        return tuple(t for t in self.templates_in(namespace) if wanted <= t.labels.items())
 
 
 def same_namespace(a: str, b: str) -> bool:

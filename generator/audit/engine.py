@@ -43,16 +43,19 @@ class Outcome:
 def audit(checks: Iterable[Check], cluster: Cluster) -> Outcome:
     """Every finding of `checks` on `cluster`, most serious first. Checks of the `cluster`
     scope look for what is missing, so they run only on a whole cluster (`cluster.whole`)."""
+    from ..pipeline.executor import bulk_collection
+
     registered = rules()
     findings: list[Finding] = []
     ran: list[Check] = []
     skipped: list[Check] = []
-    for check in checks:
-        if check.scope == "cluster" and not cluster.whole:
-            skipped.append(check)
-            continue
-        ran.append(check)
-        for hit in registered[check.id](cluster):
-            findings.append(Finding(check, hit.resource, hit.path, hit.values))
+    with bulk_collection():
+        for check in checks:
+            if check.scope == "cluster" and not cluster.whole:
+                skipped.append(check)
+                continue
+            ran.append(check)
+            for hit in registered[check.id](cluster):
+                findings.append(Finding(check, hit.resource, hit.path, hit.values))
     findings.sort(key=Finding.sort_key)
     return Outcome(tuple(findings), tuple(ran), tuple(skipped), len(cluster.resources))

@@ -21,9 +21,13 @@ EVICTION_LIMITS = (
 NODE_TAINTS = "RemovePodsViolatingNodeTaints"
 
 
-def descheduler_policies(cluster: Cluster) -> Iterator[tuple[Resource, Path_, dict]]:
+def descheduler_policies(cluster: Cluster) -> list[tuple[Resource, Path_, dict]]:
     """Descheduler policies: DeschedulerPolicy objects, and the ones ConfigMaps carry (the
-    descheduler reads its policy from a ConfigMap's `policy.yaml`)."""
+    descheduler reads its policy from a ConfigMap's `policy.yaml`), parsed once per cluster."""
+    return cluster.memo("descheduler-policies", lambda: list(_policies(cluster)))
+
+
+def _policies(cluster: Cluster) -> Iterator[tuple[Resource, Path_, dict]]:
     for item in cluster.of("DeschedulerPolicy"):
         yield item, (), item.body
     for item in cluster.of("ConfigMap"):
@@ -32,7 +36,7 @@ def descheduler_policies(cluster: Cluster) -> Iterator[tuple[Resource, Path_, di
             if not isinstance(text, str) or "DeschedulerPolicy" not in text:
                 continue
             try:
-                policy = yaml.safe_load(text)
+                policy = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
             except yaml.YAMLError:
                 continue
             if isinstance(policy, dict) and policy.get("kind") == "DeschedulerPolicy":
@@ -89,23 +93,28 @@ def unlimited_evictions(cluster: Cluster) -> Iterator[Hit]:
             yield hit(item, path, policy=item.name)
 
 
-def _budgets(cluster: Cluster) -> list[Resource]:
-    return list(cluster.of("PodDisruptionBudget"))
-
-
 @rule("no-disruption-budget")
 def no_budget(cluster: Cluster) -> Iterator[Hit]:
-    budgets = _budgets(cluster)
+    budgets: dict[str, list[dict]] = {}
+    for budget in cluster.of("PodDisruptionBudget"):
+        selector = dig(budget.body, "spec", "selector")
+        if isinstance(selector, dict):
+            budgets.setdefault(budget.namespace, []).append(selector)
     for template in cluster.pod_templates:
         owner = template.owner
         if owner.kind not in ("Deployment", "StatefulSet") or (template.replicas or 0) < 2:
             continue
-        covered = any(
-            same_namespace(b.namespace, owner.namespace)
-            and isinstance(dig(b.body, "spec", "selector"), dict)
-            and selector_matches(dig(b.body, "spec", "selector"), template.labels)
-            for b in budgets
+        nearby = (
+            [
+                s
+                for ns, found in budgets.items()
+                if same_namespace(ns, owner.namespace)
+                for s in found
+            ]
+            if not owner.namespace
+            else (budgets.get(owner.namespace, []) + budgets.get("", []))
         )
+        covered = any(selector_matches(s, template.labels) for s in nearby)
         if not covered:
             yield hit(owner, ("spec", "replicas"), workload=owner.ref, replicas=template.replicas)
 

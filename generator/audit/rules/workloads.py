@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..cluster import Cluster, dig, same_namespace
+from ..manifests import Resource
 from . import Hit, hit, rule
 
 
@@ -120,7 +121,12 @@ def _wide_reads(role: dict) -> list[str]:
 @rule("daemonset-watches-cluster")
 def daemonset_watches_cluster(cluster: Cluster) -> Iterator[Hit]:
     roles = {r.name: r.body for r in cluster.of("ClusterRole")}
-    bindings = cluster.of("ClusterRoleBinding")
+    bindings: dict[str, list[tuple[str, Resource]]] = {}  # account -> (namespace, binding)
+    for binding in cluster.of("ClusterRoleBinding"):
+        for subject in binding.body.get("subjects") or []:
+            if isinstance(subject, dict) and subject.get("kind") == "ServiceAccount":
+                entry = (str(subject.get("namespace") or ""), binding)
+                bindings.setdefault(str(subject.get("name")), []).append(entry)
     for template in cluster.pod_templates:
         owner = template.owner
         if owner.kind != "DaemonSet":
@@ -130,15 +136,8 @@ def daemonset_watches_cluster(cluster: Cluster) -> Iterator[Hit]:
             or template.spec.get("serviceAccount")
             or "default"
         )
-        for binding in bindings:
-            subjects = binding.body.get("subjects") or []
-            if not any(
-                isinstance(s, dict)
-                and s.get("kind") == "ServiceAccount"
-                and s.get("name") == account
-                and same_namespace(str(s.get("namespace") or ""), owner.namespace)
-                for s in subjects
-            ):
+        for namespace, binding in bindings.get(account, []):
+            if not same_namespace(namespace, owner.namespace):
                 continue
             role = str(dig(binding.body, "roleRef", "name") or "")
             if dig(binding.body, "roleRef", "kind") != "ClusterRole":
