@@ -98,7 +98,8 @@ def main() -> None:
             rows.append(best)
             print(f"measured {count:,} objects", file=sys.stderr)
     print(
-        "| objects | file (MB) | findings | read (s) | audit (s) | report (s) | total per 1,000 (s) |"
+        "| objects | file (MB) | findings | read (s) | audit (s) | report (s) "
+        "| total per 1,000 (s) |"
     )
     print("|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
