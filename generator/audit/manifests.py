@@ -20,9 +20,17 @@ from typing import Any
 import yaml
 
 try:  # libyaml is several times faster; PyYAML's wheels ship it.
-    _Loader: type = yaml.CSafeLoader
+    _Base: type = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - only on builds without libyaml
-    _Loader = yaml.SafeLoader
+    _Base = yaml.SafeLoader
+
+
+class _Loader(_Base):  # type: ignore[misc, valid-type]
+    """YAML as Kubernetes reads it: a plain `=` is the string "=" (YAML 1.1 calls it the
+    "value key", which PyYAML cannot construct; CRDs list it among operators)."""
+
+
+_Loader.add_constructor("tag:yaml.org,2002:value", _Base.construct_yaml_str)
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 STDIN = "-"

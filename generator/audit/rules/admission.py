@@ -209,13 +209,12 @@ def critical_single_replica(cluster: Cluster) -> Iterator[Hit]:
         owner = template.owner
         if owner.kind not in ("Deployment", "StatefulSet") or template.replicas != 1:
             continue
-        priority = str(template.spec.get("priorityClassName") or "")
+        # Serving a fail-closed webhook or the cluster's DNS is what makes one replica an
+        # outage; a priority class alone does not (singletons such as an audit loop carry one).
         if id(owner) in serving:
             serves = serving[id(owner)]
         elif is_cluster_dns(template):
             serves = "kube-dns"
-        elif priority in ("system-cluster-critical", "system-node-critical"):
-            serves = priority
         else:
             continue
         if _autoscaled(cluster, owner):

@@ -45,9 +45,18 @@ def _runs_etcd(container: dict) -> bool:
     return bool(command) and command[0].rsplit("/", 1)[-1] == "etcd"
 
 
+def _control_plane(template) -> bool:
+    """The etcd behind the Kubernetes API: in kube-system (kubeadm's static pod) or labelled as
+    the control plane's, not an application's own etcd (a rendezvous store, a cache)."""
+    labels = {**template.owner.labels, **template.labels}
+    return template.owner.namespace == "kube-system" or labels.get("tier") == "control-plane"
+
+
 @rule("etcd-default-space-quota")
 def etcd_quota(cluster: Cluster) -> Iterator[Hit]:
     for template in cluster.pod_templates:
+        if not _control_plane(template):
+            continue
         for path, container in template.containers():
             if not _runs_etcd(container):
                 continue

@@ -82,7 +82,7 @@ def evicts_cordoned(cluster: Cluster) -> Iterator[Hit]:
             included = args.get("includedTaints")
             if included and not _names_unschedulable(included):
                 continue
-            yield hit(item, path, policy=item.name)
+            yield hit(item, path, policy=_name(item))
             break
 
 
@@ -90,7 +90,14 @@ def evicts_cordoned(cluster: Cluster) -> Iterator[Hit]:
 def unlimited_evictions(cluster: Cluster) -> Iterator[Hit]:
     for item, path, policy in descheduler_policies(cluster):
         if not any(isinstance(policy.get(key), int) for key in EVICTION_LIMITS):
-            yield hit(item, path, policy=item.name)
+            yield hit(item, path, policy=_name(item))
+
+
+def _name(item: Resource) -> str:
+    """A policy's name: its ConfigMap's, or the file of a DeschedulerPolicy (which has none)."""
+    if item.name:
+        return item.name
+    return item.source.path.rsplit("/", 1)[-1] if item.source else item.kind
 
 
 @rule("no-disruption-budget")

@@ -3,20 +3,26 @@ the API server."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from ..cluster import Cluster, dig, same_namespace
 from ..manifests import Resource
 from . import Hit, hit, rule
 
+# An image reference: registry and repository in lower case, then a tag or a digest.
+IMAGE = re.compile(r"^[a-z0-9][a-z0-9._/:-]*(?::[\w][\w.-]{0,127})?(?:@[a-z0-9]+:[0-9a-f]+)?$")
+
 
 def pull_policy(container: dict) -> tuple[str, bool]:
     """(the effective imagePullPolicy, whether it is written out): unset, it is Always for an
     image tagged `latest` or not tagged, IfNotPresent otherwise."""
+    image = str(container.get("image") or "")
+    if not IMAGE.match(image):
+        return "", False  # a placeholder a template or operator fills in, not an image
     written = container.get("imagePullPolicy")
     if written:
         return str(written), True
-    image = str(container.get("image") or "")
     if "@" in image:
         return "IfNotPresent", False
     name = image.rsplit("/", 1)[-1]
@@ -79,30 +85,19 @@ def cpu_request_missing(cluster: Cluster) -> Iterator[Hit]:
                 )
 
 
-# What an agent on every node lists or watches across the whole cluster: each node's copy adds
-# the same load, so it grows with the node count (and an Endpoints watch, with its square).
-WIDE_RESOURCES = frozenset(
-    {
-        "pods",
-        "endpoints",
-        "endpointslices",
-        "nodes",
-        "services",
-        "events",
-        "namespaces",
-        "configmaps",
-        "secrets",
-        "*",
-    }
-)
-WIDE_GROUPS = frozenset({"", "*", "discovery.k8s.io", "events.k8s.io"})
-READ_VERBS = frozenset({"list", "watch", "*"})
-# Built-in roles that read nearly everything.
+# What an agent on every node watches across the whole cluster: each node's copy adds the same
+# load, and an Endpoints watch grows with the square of the node count (EndpointSlices are the
+# fix). Resources an agent can watch for its own node alone (pods and nodes, by a field
+# selector) are left out: the role cannot say whether it does.
+WIDE_RESOURCES = frozenset({"endpoints", "*"})
+WIDE_GROUPS = frozenset({"", "*"})
+WATCH_VERBS = frozenset({"watch", "*"})
+# Built-in roles that watch Endpoints.
 BUILT_IN_WIDE = {
     "cluster-admin": "*",
-    "admin": "pods, services, endpoints",
-    "edit": "pods, services, endpoints",
-    "view": "pods, services, endpoints",
+    "admin": "endpoints",
+    "edit": "endpoints",
+    "view": "endpoints",
 }
 
 
@@ -113,7 +108,7 @@ def _wide_reads(role: dict) -> list[str]:
             continue
         verbs = {str(v) for v in entry.get("verbs") or []}
         groups = {str(g) for g in entry.get("apiGroups") or []}
-        if verbs & READ_VERBS and groups & WIDE_GROUPS:
+        if verbs & WATCH_VERBS and groups & WIDE_GROUPS:
             found |= {str(r) for r in entry.get("resources") or []} & WIDE_RESOURCES
     return sorted(found)
 
