@@ -1,31 +1,39 @@
-"""How well the site's search answers readers' queries, and how fast, in Chromium.
+"""How well search answers readers' questions: the site's own engine against Pagefind, on the
+same built pages, in Chromium.
 
-For every query of a query file (tests/site/search_queries.yml: a query and the cases expected
-near the top), over http and from disk (file://), in both languages:
-- recall@3: the share of expected cases among the first three results (of min(3, expected));
-- MRR: the mean of 1 / rank of the first expected case within the first 20 results;
-- agreement: the share of queries whose first 20 results are the same cases in the same order
-  from both engines (and from the Python engine, with --python);
-- time per query once the engine has loaded: median, 95th percentile and maximum, plus a few
-  long queries (60, 120 and 250 words) that once took seconds to minutes.
+For each query file given (a query and the cases expected near the top, by language: see
+tests/site/search_questions.yml and search_queries.yml), for each engine and language:
+- top 3: the share of queries with an expected case among the first three results;
+- first: the share of queries whose first result is an expected case;
+- results: the median share of the library a query's results hold (the cases the page counts,
+  "사례 n건"); `listed`, the same with the cases listed after them as matching part of the query;
+- the median time of a query once the engine has loaded.
+
+Engines: `http` and `file` are the library page's own search (`IncidentLibrary.search`) over http
+and from disk; `python` is the agent server's engine on the repository's library; `pagefind` is
+Pagefind (PyPI's `pagefind[bin]`, installed in an environment of the benchmark's own, never the
+project's) indexing the case pages of the same site (their article, both languages) and queried
+from Chromium over http. Pagefind lists every page that has every query word, so its results
+and its listed cases are the same.
+
+    .venv/bin/incidents build
+    .venv/bin/python bench/search_relevance.py --site site \\
+        --queries tests/site/search_questions.yml --queries tests/site/search_queries.yml
 
 Works on any built site whose library page exposes `IncidentLibrary.search(query, filters,
-page)` (this round's and the first round's), so the figures before and after a change come from
-one script:
-
-    .venv/bin/python bench/search_relevance.py --site site --python
-    .venv/bin/python bench/search_relevance.py --site /tmp/bench/1000/site --latency-only
-
-Measurements, not tests: the machine is noisy, run it more than once.
+page)`, so the figures before and after a change come from one script. Measurements, not tests.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import statistics
+import subprocess
 import sys
-import time
+import tempfile
+import venv
 from pathlib import Path
 
 import yaml
@@ -36,70 +44,153 @@ sys.path.insert(0, str(REPO / "tests"))
 from browser import CHROMIUM, CHROMIUM_ARGS, serve  # noqa: E402
 
 TOP = 20
-# A query is given LIMIT_MS; one that takes longer is reported as not finished (the first
-# round's engine did not finish a 250-word query in 90 s).
-LIMIT_MS = 30_000
-SEARCH = """async ([q, filters]) => {
-  const started = performance.now();
-  const late = new Promise(resolve => setTimeout(() => resolve(null), LIMIT));
-  const r = await Promise.race([IncidentLibrary.search(q, filters, 1), late]);
-  const ms = performance.now() - started;
-  if (!r) return {ids: [], ms: Infinity};
-  return {ids: (r.ids || r.items.map(i => i.id)).slice(0, 20), ms: ms};
-}""".replace("LIMIT", str(LIMIT_MS))
+PAGEFIND = "pagefind[bin]==1.5.2"
+PAGEFIND_ENV = REPO / ".cache" / "bench-pagefind"  # the benchmark's own environment
+CASE_ROOT = "article.md-content__inner"  # what Pagefind indexes of a case page (title included)
+
+SITE_SEARCH = """async queries => {
+  const out = [];
+  for (const q of queries) {
+    const started = performance.now();
+    const r = await IncidentLibrary.search(q, {}, 1);
+    const ms = performance.now() - started;
+    const ids = (r.ids || r.items.map(i => i.id)).slice(0, TOP);
+    const results = r.exact === undefined ? r.total : r.exact;
+    out.push({ids: ids, results: results, listed: r.total, ms: ms});
+  }
+  return out;
+}""".replace("TOP", str(TOP))
+
+PAGEFIND_SEARCH = """async queries => {
+  const pagefind = await import("/pagefind/pagefind.js");
+  await pagefind.options({basePath: "/pagefind/"});
+  await pagefind.init();
+  await pagefind.search("gpu");
+  const out = [];
+  for (const q of queries) {
+    const started = performance.now();
+    const r = await pagefind.search(q);
+    const data = await Promise.all(r.results.slice(0, TOP).map(x => x.data()));
+    const ms = performance.now() - started;
+    const ids = data.map(d => d.url.split("/").pop().replace(/\\.html$/, ""));
+    out.push({ids: ids, results: r.results.length, listed: r.results.length, ms: ms});
+  }
+  return out;
+}""".replace("TOP", str(TOP))
 
 
-KOREAN_WORDS = "인피니밴드 배선 학습 중단 GPU 드라이버 노드 장애 메모리 제한 파드 재시작 지연"
-ENGLISH_WORDS = (
-    "infiniband cabling training stopped gpu driver node outage memory limit pod restart"
-)
-
-
-def long_queries(lang: str) -> list[str]:
-    """Queries of 60, 120 and 250 different words: real ones first, then made-up ones (each
-    matches nothing, the worst case: a typo correction is looked for)."""
-    real = (KOREAN_WORDS if lang == "ko" else ENGLISH_WORDS).split()
-    queries = []
-    for size in (60, 120, 250):  # each its own made-up words, so no search is cached
-        made_up = [f"{word}{size}x{n}" for n in range(1, 30) for word in real]
-        queries.append(" ".join([*real[: size % 7], *made_up][:size]))
+def read_queries(paths: list[Path]) -> dict[str, list[dict]]:
+    queries: dict[str, list[dict]] = {}
+    for path in paths:
+        for lang, cases in yaml.safe_load(path.read_text(encoding="utf-8")).items():
+            queries.setdefault(lang, []).extend(cases)
     return queries
 
 
-def measure_page(page, queries: list[dict], lang: str, latency_only: bool) -> dict:
-    page.evaluate(SEARCH, ["", {}])  # loads the engine
-    page.evaluate(SEARCH, [queries[0]["query"] if queries else "gpu", {}])
-    answers, times = {}, []
-    for case in queries:
-        found = page.evaluate(SEARCH, [case["query"], {}])
-        answers[case["query"]] = found["ids"]
-        times.append(found["ms"])
-    long_times = []
-    for query in long_queries(lang):
-        long_times.append(page.evaluate(SEARCH, [query, {}])["ms"])
-    result = {"answers": answers, "times": times, "long": long_times}
-    if not latency_only:
-        result.update(relevance(queries, answers))
-    return result
-
-
-def relevance(queries: list[dict], answers: dict[str, list[str]]) -> dict:
-    recall, reciprocal = 0.0, 0.0
+def score(cases: list[dict], found: list[dict], library: int) -> dict:
+    """The figures of one engine and language (see the module's docstring)."""
+    top3 = first = 0
     misses = []
-    for case in queries:
-        ids = answers[case["query"]]
-        expected = case["expect"]
-        hit = len(set(ids[:3]) & set(expected)) / min(3, len(expected))
-        recall += hit
-        ranks = [n for n, found in enumerate(ids, 1) if found in expected]
-        reciprocal += 1 / ranks[0] if ranks else 0.0
-        if hit < 1:
-            misses.append(case["query"])
-    n = max(len(queries), 1)
-    return {"recall": recall / n, "mrr": reciprocal / n, "misses": misses}
+    for case, answer in zip(cases, found, strict=True):
+        expected, ids = set(case["expect"]), answer["ids"]
+        top3 += bool(expected & set(ids[:3]))
+        first += bool(ids) and ids[0] in expected
+        if not ids or ids[0] not in expected:
+            misses.append(f"{case['query']!r} -> {ids[:3]}")
+    n = max(len(cases), 1)
+    return {
+        "n": len(cases),
+        "top3": top3,
+        "first": first,
+        "results": statistics.median(a["results"] / library for a in found) if found else 0,
+        "listed": statistics.median(a["listed"] / library for a in found) if found else 0,
+        "ms": statistics.median(a["ms"] for a in found) if found else 0,
+        "share_top3": top3 / n,
+        "share_first": first / n,
+        "misses": misses,
+    }
 
 
-def python_answers(queries: dict) -> dict:
+def pagefind_environment() -> Path:
+    """The Python of the benchmark's own environment with Pagefind, made on first use."""
+    python = PAGEFIND_ENV / "bin" / "python"
+    if not python.exists():
+        venv.create(PAGEFIND_ENV, with_pip=True)
+        subprocess.run(
+            [
+                str(python),
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                PAGEFIND,
+            ],
+            check=True,
+        )
+    return python
+
+
+def pagefind_site(site: Path, langs: list[str], into: Path) -> Path:
+    """A copy of the case pages with Pagefind's index of them, and one blank page per language
+    for queries (Pagefind picks the index of the page's language)."""
+    copy = into / "site"
+    for lang in langs:
+        shutil.copytree(site / lang / "cases", copy / lang / "cases")
+        (copy / f"pagefind-{lang}.html").write_text(
+            f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"></head></html>',
+            encoding="utf-8",
+        )
+    subprocess.run(
+        [
+            str(pagefind_environment()),
+            "-m",
+            "pagefind",
+            "--site",
+            str(copy),
+            "--glob",
+            "*/cases/*.html",
+            "--root-selector",
+            CASE_ROOT,
+            "--quiet",
+        ],
+        check=True,
+    )
+    return copy
+
+
+def browser_answers(site: Path, engines: list[str], queries: dict[str, list[dict]]) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    out: dict[str, dict[str, list[dict]]] = {}
+    with tempfile.TemporaryDirectory() as scratch, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        with serve(site) as url:
+            for engine in (e for e in engines if e in ("http", "file")):
+                base = url if engine == "http" else site.as_uri() + "/"
+                for lang, cases in queries.items():
+                    page = browser.new_context().new_page()
+                    page.goto(f"{base}{lang}/index.html")
+                    page.wait_for_selector("[data-il-library][data-il-ready]")
+                    page.evaluate(SITE_SEARCH, ["gpu"])  # loads the engine
+                    found = page.evaluate(SITE_SEARCH, [c["query"] for c in cases])
+                    out.setdefault(engine, {})[lang] = found
+                    page.context.close()
+        if "pagefind" in engines:
+            indexed = pagefind_site(site, list(queries), Path(scratch))
+            with serve(indexed) as url:
+                for lang, cases in queries.items():
+                    page = browser.new_context().new_page()
+                    page.goto(f"{url}pagefind-{lang}.html")
+                    found = page.evaluate(PAGEFIND_SEARCH, [c["query"] for c in cases])
+                    out.setdefault("pagefind", {})[lang] = found
+                    page.context.close()
+        browser.close()
+    return out
+
+
+def python_answers(queries: dict[str, list[dict]]) -> tuple[dict, int]:
+    import time
     from datetime import date
 
     from generator.load.project import ProjectPaths
@@ -110,96 +201,92 @@ def python_answers(queries: dict) -> dict:
 
     checked = check_project(ProjectPaths.at(REPO), date.today())
     library = build_library(checked.taxonomy, checked.result.incidents)
-    out = {}
+    out: dict[str, list[dict]] = {}
     for lang, cases in queries.items():
         corpus = build_corpus(library, lang).corpus
-        answers, times = {}, []
+        found = []
         for case in cases:
             started = time.perf_counter()
-            answers[case["query"]] = list(search(corpus, case["query"]).ids[:TOP])
-            times.append((time.perf_counter() - started) * 1000)
-        out[lang] = {"answers": answers, "times": times, "long": [], **relevance(cases, answers)}
-    return out
+            result = search(corpus, case["query"])
+            ms = (time.perf_counter() - started) * 1000
+            found.append(
+                {
+                    "ids": list(result.ids[:TOP]),
+                    "results": result.exact,
+                    "listed": result.total,
+                    "ms": ms,
+                }
+            )
+        out[lang] = found
+    return out, len(library.incidents)
 
 
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
+def library_size(site: Path) -> int:
+    data = json.loads((site / "api" / "incidents.json").read_text(encoding="utf-8"))
+    return len(data["incidents"])
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--site", type=Path, required=True, help="a built site folder")
-    parser.add_argument("--queries", type=Path, default=REPO / "tests/site/search_queries.yml")
-    parser.add_argument("--engines", default="http,file")
-    parser.add_argument("--langs", default="ko,en")
-    parser.add_argument("--python", action="store_true", help="also the Python engine (this repo)")
     parser.add_argument(
-        "--latency-only", action="store_true", help="no relevance (synthetic sites)"
+        "--queries", type=Path, action="append", help="a query file (may be given more than once)"
     )
-    parser.add_argument("--json", type=Path, help="save the raw figures")
+    parser.add_argument("--engines", default="http,file,python,pagefind")
+    parser.add_argument("--langs", default="ko,en")
+    parser.add_argument("--misses", action="store_true", help="list the queries each engine misses")
+    parser.add_argument("--json", type=Path, help="save the raw answers")
     args = parser.parse_args()
 
-    from playwright.sync_api import sync_playwright
-
-    queries = yaml.safe_load(args.queries.read_text(encoding="utf-8"))
-    langs = args.langs.split(",")
+    files = args.queries or [REPO / "tests/site/search_questions.yml"]
+    queries = {lang: cases for lang, cases in read_queries(files).items() if lang in args.langs}
+    engines = args.engines.split(",")
     site = args.site.resolve()
-    results: dict[str, dict[str, dict]] = {}
-    with sync_playwright() as playwright, serve(site) as url:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        for engine in args.engines.split(","):
-            base = url if engine == "http" else site.as_uri() + "/"
-            for lang in langs:
-                page = browser.new_context().new_page()
-                page.goto(f"{base}{lang}/index.html")
-                page.wait_for_selector("[data-il-library][data-il-ready]")
-                print(f"{engine} {lang} ...", file=sys.stderr)
-                found = measure_page(page, queries[lang], lang, args.latency_only)
-                found["engine"] = page.get_attribute("[data-il-library]", "data-il-engine")
-                results.setdefault(engine, {})[lang] = found
-                page.context.close()
-        browser.close()
-    if args.python:
-        results["python"] = python_answers({lang: queries[lang] for lang in langs})
+    answers = browser_answers(site, engines, queries)
+    size = library_size(site)
+    if "python" in engines:
+        answers["python"], python_size = python_answers(queries)
+        if python_size != size:
+            print(f"note: the repository has {python_size} cases, the site {size}", file=sys.stderr)
 
-    print(f"site: {site}   queries: {args.queries.name}   top {TOP}")
+    names = ", ".join(p.name for p in files)
+    print(f"site: {site} ({size} cases)   queries: {names}")
     print(
-        f"{'engine':8} {'lang':4} {'n':>4} {'recall@3':>9} {'MRR':>6} "
-        f"{'median ms':>10} {'p95 ms':>7} {'max ms':>7}  long queries (60/120/250 words) ms"
+        f"{'engine':9} {'lang':4} {'n':>3} {'top 3':>11} {'first':>11} "
+        f"{'results':>8} {'listed':>7} {'ms':>6}"
     )
-    for engine, by_lang in results.items():
-        for lang, found in by_lang.items():
-            times = found["times"]
-            quality = (
-                f"{found['recall']:9.3f} {found['mrr']:6.3f}"
-                if "recall" in found
-                else f"{'-':>9} {'-':>6}"
+    figures: dict[str, dict[str, dict]] = {}
+    for engine in engines:
+        for lang in queries:
+            if lang not in answers.get(engine, {}):
+                continue
+            found = score(queries[lang], answers[engine][lang], size)
+            figures.setdefault(engine, {})[lang] = found
+            print(
+                f"{engine:9} {lang:4} {found['n']:3d} "
+                f"{found['top3']:3d} ({found['share_top3']:4.0%}) "
+                f"{found['first']:3d} ({found['share_first']:4.0%}) "
+                f"{found['results']:8.1%} {found['listed']:7.1%} {found['ms']:6.1f}"
             )
-            longs = " / ".join(
-                f"{t:.0f}" if t != float("inf") else f">{LIMIT_MS}" for t in found["long"]
+    site_engines = [e for e in ("http", "file", "python") if e in answers]
+    for lang in queries:
+        for other in site_engines[1:]:
+            first = answers[site_engines[0]][lang]
+            same = sum(
+                a["ids"] == b["ids"] and a["results"] == b["results"]
+                for a, b in zip(first, answers[other][lang], strict=True)
             )
             print(
-                f"{engine:8} {lang:4} {len(times):4d} {quality} "
-                f"{statistics.median(times) if times else 0:10.1f} {percentile(times, 0.95):7.1f} "
-                f"{max(times, default=0):7.1f}  {longs}"
+                f"agreement {lang} {site_engines[0]} = {other}: "
+                f"{same}/{len(first)} identical top {TOP}"
             )
-    engines = list(results)
-    for lang in langs:
-        for i, first in enumerate(engines):
-            for second in engines[i + 1 :]:
-                a, b = results[first][lang]["answers"], results[second][lang]["answers"]
-                same = sum(1 for q in a if a[q] == b.get(q))
-                print(
-                    f"agreement {lang} {first} = {second}: {same}/{len(a)} "
-                    f"({same / max(len(a), 1):.2f}) identical ordered top {TOP}"
-                )
-    for engine, by_lang in results.items():
-        for lang, found in by_lang.items():
-            if found.get("misses"):
-                print(f"misses {engine} {lang}: {found['misses']}")
+    if args.misses:
+        for engine, by_lang in figures.items():
+            for lang, found in by_lang.items():
+                for miss in found["misses"]:
+                    print(f"miss {engine} {lang}: {miss}")
     if args.json:
-        args.json.write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")
+        args.json.write_text(json.dumps(answers, ensure_ascii=False, indent=1), encoding="utf-8")
     return 0
 
 

@@ -12,6 +12,7 @@ import click
 from .languages import LANGS
 from .load.files import ProjectPaths, select_incident_files
 from .pipeline.check_result import Report, ResultStore, only_files
+from .validate.diagnostics import printable
 
 if TYPE_CHECKING:
     from .validate.diagnostics import Diagnostic
@@ -37,7 +38,21 @@ FORMAT_OPTION = click.option(
 )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """Every command ends a failed write or read of the file system (a read-only checkout, a
+    full disk, a folder where a file should be) with one line, never a traceback."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except OSError as exc:
+            where = f": {printable(str(exc.filename))}" if exc.filename else ""
+            reason = exc.strerror or type(exc).__name__
+            click.echo(f"incidents {ctx.invoked_subcommand}: {reason}{where}", err=True)
+            sys.exit(1)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 def main() -> None:
     """Validate and publish the Incident Library."""
 
@@ -373,7 +388,7 @@ def mcp(root: Path, exports: Path | None, site_url: str | None) -> None:
 
     if exports is not None:
         try:
-            catalogue = Catalogue.from_export(exports, site_url or "")
+            catalogue = Catalogue.from_export(exports, site_url)
         except ExportError as exc:
             click.echo(f"incidents mcp: {exc}", err=True)
             sys.exit(1)

@@ -335,6 +335,12 @@ def dedent(text: str) -> str:
 SEARCH_QUERIES: dict = yaml.safe_load(
     (REPO / "tests/site/search_queries.yml").read_text(encoding="utf-8")
 )
+# Whole questions as readers type them (tests/site/search_questions.yml), with the cases expected
+# first; and both sets, for the tests that compare engines.
+SEARCH_QUESTIONS: dict = yaml.safe_load(
+    (REPO / "tests/site/search_questions.yml").read_text(encoding="utf-8")
+)
+SEARCH_ALL: dict = {lang: SEARCH_QUERIES[lang] + SEARCH_QUESTIONS[lang] for lang in SEARCH_QUERIES}
 
 
 @pytest.fixture(scope="session")

@@ -138,6 +138,8 @@ def test_a_new_term_organization_and_incident_pass_the_checks_and_tests(tmp_path
         "--domain",
         "ai-infra",
         "--term",
+        "report_kind=incident-postmortem",
+        "--term",
         "symptom=unreadable-checkpoint",
         "--term",
         "cause=software-bug",

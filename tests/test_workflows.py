@@ -24,7 +24,9 @@ PULL_REQUEST = WORKFLOWS / "pull-request.yml"
 DEPLOY = WORKFLOWS / "deploy.yml"
 PRE_COMMIT = REPO / ".pre-commit-config.yaml"
 LIBRARY_DIFF = REPO / "scripts" / "library_diff.py"
-FACETS = ("domain", "organization", "symptom", "cause", "component", "contributing_factor")
+FACETS = tuple(
+    f["id"] for f in yaml.safe_load((REPO / "taxonomy.yml").read_text(encoding="utf-8"))["facets"]
+)
 PINNED = {
     "actions/checkout@v4",
     "actions/setup-python@v5",

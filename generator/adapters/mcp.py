@@ -10,11 +10,11 @@ suggestions, never a crash. Nothing is hosted: the server reads the repository (
 # No `from __future__ import annotations`: the SDK reads the tools' annotations, some of which
 # are made inside build_server (the facet list of list_terms).
 import json
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Literal, TypeVar
 
+import yaml
 from pydantic import Field
 
 from ..agent.audit import AuditResult, audit_paths
@@ -29,6 +29,7 @@ from ..agent.catalogue import (
 )
 from ..audit.runner import AuditError, Checker
 from ..languages import LANGS
+from ..model.shorten import shorten
 
 Lang = Annotated[
     str, Field(description=f"Language of the answer: {' or '.join(LANGS)}. Korean is 'ko'.")
@@ -64,7 +65,7 @@ def _call(operation: Callable[[], T]) -> T:
     try:
         return operation()
     except CatalogueError as exc:
-        raise ToolError(str(exc)) from None
+        raise ToolError(shorten(str(exc), 300)) from None
 
 
 def build_server(catalogue: Catalogue, checker: Callable[[], "Checker"] | None = None):
@@ -245,19 +246,23 @@ def _read_only():
 
 
 def site_url_of(root: Path) -> str:
-    """The site's address from mkdocs.yml (or SITE_URL), for the URLs the server gives."""
-    import os
+    """The site's address as MkDocs reads it from mkdocs.yml (its `!ENV` tags resolved, so
+    `site_url: !ENV [SITE_URL, ""]` gives SITE_URL), for the URLs the server gives; "" when
+    the site's address is not known."""
+    from mkdocs.utils.yaml import yaml_load
 
-    if os.environ.get("SITE_URL"):
-        return os.environ["SITE_URL"]
     try:
-        text = (root / "mkdocs.yml").read_text(encoding="utf-8")
-    except OSError:
+        with (root / "mkdocs.yml").open(encoding="utf-8") as file:
+            config = yaml_load(file)
+    except (OSError, ValueError, yaml.YAMLError):
         return ""
-    found = re.search(r"^site_url:\s*['\"]?([^'\"\s#]+)", text, re.MULTILINE)
-    # `site_url: !ENV [SITE_URL, ""]` names a variable (read above), not an address.
-    return found.group(1) if found and not found.group(1).startswith("!") else ""
+    value = config.get("site_url") if isinstance(config, dict) else None
+    return value if isinstance(value, str) and value.startswith(("http://", "https://")) else ""
 
 
 def run(catalogue: Catalogue, checker: Callable[[], Checker] | None = None) -> None:
-    build_server(catalogue, checker).run("stdio")
+    import anyio
+
+    from .mcp_stdio import serve
+
+    anyio.run(serve, build_server(catalogue, checker))

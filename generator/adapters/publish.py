@@ -26,9 +26,19 @@ class PublishError(RuntimeError):
     """The site cannot be published there; the message says why and what to do."""
 
 
+# Every published site carries this file: the build replaces only a folder that is empty or
+# holds it, so no setting, `--site-dir` or committed `site` link can make it empty another folder.
+SITE_MARK = ".incident-library-site"
+_MARK_TEXT = (
+    "This folder is a site built by the Incident Library. Each build replaces all of it.\n"
+    "Builds replace only a folder that is empty or holds this file.\n"
+)
+
+
 def check_site_dir(site_dir: Path, root: Path, sources: list[Path]) -> None:
-    """Refuse a site folder that is, contains or lies inside one of the project's sources, or
-    that is or contains the project itself: publishing replaces the whole folder."""
+    """Refuse a site folder that a build of this library did not write (publishing replaces
+    the whole folder), and one that is, contains or lies inside the project's sources. A link is
+    judged by the folder it points at."""
     target = site_dir.resolve()
     project = root.resolve()
     if target == project or target in project.parents:
@@ -43,6 +53,27 @@ def check_site_dir(site_dir: Path, root: Path, sources: list[Path]) -> None:
                 f"the site folder {site_dir} would replace {source}, which holds the project's "
                 "sources; choose a folder outside them (the default is site/)"
             )
+    if target.exists() and not _replaceable(target):
+        raise PublishError(
+            f"the site folder {site_dir}{_through(site_dir, target)} holds files that no build of "
+            f"this library wrote (it has no {SITE_MARK}); publishing replaces the whole folder, so "
+            "the build leaves it alone: remove it, or choose another site folder (site_dir in "
+            "mkdocs.yml, or --site-dir)"
+        )
+
+
+def _replaceable(folder: Path) -> bool:
+    """An empty folder, or one a build of this library published."""
+    if not folder.is_dir() or folder.is_symlink():
+        return False
+    try:
+        return (folder / SITE_MARK).is_file() or not any(folder.iterdir())
+    except OSError:
+        return False
+
+
+def _through(site_dir: Path, target: Path) -> str:
+    return f" (a link to {target})" if site_dir.is_symlink() else ""
 
 
 class Publication:
@@ -65,6 +96,7 @@ class Publication:
             self.discard()
 
     def _swap(self) -> None:
+        (self.staging / SITE_MARK).write_text(_MARK_TEXT, encoding="utf-8")
         self.site_dir.parent.mkdir(parents=True, exist_ok=True)
         with self.lock.open("a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)  # one publish at a time

@@ -62,7 +62,10 @@ class SearchHit(BaseModel):
     terms: dict[str, list[TermRef]] = Field(description="Terms by facet.")
     url: str = Field(description="The case page.")
     markdown_url: str = Field(description="The case as Markdown.")
-    full_match: bool = Field(description="False for a case that misses one of the query's words.")
+    full_match: bool = Field(
+        description="True for the results (every meaningful word of the query, or the term it "
+        "names); False for a case listed after them that matches part of the query."
+    )
     passage: MatchedPassage | None = None
 
 
@@ -71,7 +74,14 @@ class SearchResult(BaseModel):
     lang: str
     filters: dict[str, list[str]]
     total: int = Field(description="Cases found (all of them, not only those returned).")
-    full_matches: int = Field(description="How many of them have every query word.")
+    full_matches: int = Field(
+        description="The results: cases with every meaningful word of the query (or the term "
+        "it names). They come first; the library page counts these."
+    )
+    partial_matches: int = Field(
+        description="Cases after them that match part of the query (marked full_match false); "
+        "the library page lists them collapsed, under their own heading."
+    )
     results: list[SearchHit]
     dropped: list[str] = Field(description="Query words no case has, left out of the search.")
     corrections: list[list[str]] = Field(
@@ -164,10 +174,13 @@ class Catalogue:
         self.corpora: dict[str, SearchCorpus] = build_corpora(library)
 
     @classmethod
-    def from_export(cls, path: Path, site_url: str = "") -> Catalogue:
-        from ..load.export import library_from_export
+    def from_export(cls, path: Path, site_url: str | None = None) -> Catalogue:
+        """The library of a site's exports; its URLs start at `site_url`, or at the address the
+        exports were built for (relative when neither is known)."""
+        from ..load.export import read_export
 
-        return cls(library_from_export(path), site_url)
+        library, built_for = read_export(path)
+        return cls(library, built_for if site_url is None else site_url)
 
     # -- arguments --
 
@@ -300,6 +313,7 @@ class Catalogue:
             filters=chosen,
             total=found.total,
             full_matches=found.exact,
+            partial_matches=found.partial,
             results=hits,
             dropped=list(found.dropped),
             corrections=[list(pair) for pair in found.corrections],

@@ -79,6 +79,8 @@ def _front_matter(case: dict, taxonomy) -> dict:
         meta["scale"] = case["scale"]
     if case.get("not_in_sources"):
         meta["not_in_sources"] = case["not_in_sources"]
+    if case.get("distinct_from"):
+        meta["distinct_from"] = case["distinct_from"]
     for facet in taxonomy.facets:
         ids = [term["id"] for term in case["terms"].get(facet.id, [])]
         if facet.single:
@@ -91,21 +93,27 @@ def _front_matter(case: dict, taxonomy) -> dict:
 
 def library_from_export(folder: Path) -> Library:
     """The library of a site's `api/` folder (or of the folder holding incidents.json)."""
+    return read_export(folder)[0]
+
+
+def read_export(folder: Path) -> tuple[Library, str]:
+    """The library of a site's exports and the site's address, if the build knew it ("")."""
     folder = folder if folder.is_dir() else folder.parent
     incidents_path, taxonomy_path = folder / "incidents.json", folder / "taxonomy.json"
     incidents, taxonomy_data = _read(incidents_path), _read(taxonomy_path)
     try:
         document = YamlDocument(_taxonomy_document(taxonomy_data))
         taxonomy = build_taxonomy(document, str(taxonomy_path))[0]
-    except (KeyError, TypeError) as exc:
-        raise ExportError(f"{taxonomy_path}: not a taxonomy export (missing {exc})") from None
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise ExportError(f"{taxonomy_path}: not a taxonomy export ({_shape(exc)})") from None
     except LoadError as exc:
         raise ExportError(_first(exc.diagnostics)) from None
     model = incident_model(taxonomy)
     built = []
-    for number, case in enumerate(
-        incidents.get("incidents", []) if isinstance(incidents, dict) else []
-    ):
+    cases = incidents.get("incidents", []) if isinstance(incidents, dict) else []
+    if not isinstance(cases, list):
+        raise ExportError(f"{incidents_path}: incidents: should be a list of incidents")
+    for number, case in enumerate(cases):
         where = f"{incidents_path}: incidents[{number}]"
         try:
             meta = model.model_validate(_front_matter(case, taxonomy))
@@ -125,7 +133,7 @@ def library_from_export(folder: Path) -> Library:
                 for text in texts
             )
         except (KeyError, TypeError, AttributeError) as exc:
-            raise ExportError(f"{where}: not an incident export (missing {exc})") from None
+            raise ExportError(f"{where}: not an incident export ({_shape(exc)})") from None
         except ValidationError as exc:
             error = exc.errors()[0]
             field = ".".join(str(p) for p in error["loc"])
@@ -133,7 +141,15 @@ def library_from_export(folder: Path) -> Library:
         built.append(Incident(meta, f"{case['id']}.md", case_texts))
     if not built:
         raise ExportError(f"{incidents_path}: no incidents")
-    return build_library(taxonomy, built)
+    site_url = incidents.get("site_url")
+    return build_library(taxonomy, built), site_url if isinstance(site_url, str) else ""
+
+
+def _shape(exc: Exception) -> str:
+    """What was wrong with the shape of the JSON, in a reader's words."""
+    if isinstance(exc, KeyError):
+        return f"missing {exc}"
+    return "a value has the wrong type; write the exports with this version's build"
 
 
 def _first(diagnostics: tuple[Diagnostic, ...]) -> str:

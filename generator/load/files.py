@@ -46,8 +46,12 @@ class ProjectPaths:
 
 def incident_files(paths: ProjectPaths) -> list[tuple[Path, str]]:
     """(path, display path) of every incident file under the incidents folder, sorted by path:
-    `*.md` files other than README.md and CONTRIBUTING.md, skipping names that start with `.`
-    or `_`. The one walker of the project (`incident_paths`, as Path objects)."""
+    `*.md` entries other than README.md and CONTRIBUTING.md, skipping names that start with `.`
+    or `_`. The one walker of the project (`incident_paths`, as Path objects).
+
+    Every such entry that is not a folder is listed, links and special files included (what
+    cannot be read as an incident is reported by the check, never skipped in silence); folders
+    reached through links are not walked."""
     return [(Path(path), display) for path, display in incident_paths(paths)]
 
 
@@ -69,11 +73,7 @@ def incident_paths(paths: ProjectPaths) -> list[tuple[str, str]]:
                 continue
             if entry.is_dir(follow_symlinks=False):
                 walk(entry.path, (*parts, entry.name))
-            elif (
-                entry.name.endswith(".md")
-                and entry.name not in ("README.md", "CONTRIBUTING.md")
-                and entry.is_file()
-            ):
+            elif entry.name.endswith(".md") and entry.name not in ("README.md", "CONTRIBUTING.md"):
                 found.append(((*parts, entry.name), entry.path))
 
     if os.path.isdir(folder):

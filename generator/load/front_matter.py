@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from ..model.shorten import shorten
+from ..model.text import INVISIBLE
 from ..validate.diagnostics import Diagnostic, field_name
 
 try:  # libyaml is several times faster; PyYAML's wheels ship it.
@@ -164,6 +165,13 @@ def decode_text(raw: bytes, display: str) -> SourceText:
         name = _INVISIBLE_NAMES.get(char, "control character")
         message = f"file contains {name} U+{ord(char):04X}; delete it"
         raise LoadError([Diagnostic(display, line, col, "", message)])
+    hidden = INVISIBLE.search(text)
+    if hidden:
+        char = hidden.group()
+        line, col = _LineIndex(text).position(hidden.start())
+        name = unicodedata.name(char, "unnamed")
+        message = f"file contains the invisible character U+{ord(char):04X} ({name}); delete it"
+        raise LoadError([Diagnostic(display, line, col, "", message)])
     return SourceText(display, text)
 
 
@@ -291,6 +299,8 @@ _TAG_MESSAGE = "YAML tags (!, !!) are not allowed; write the value out plainly"
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 _VALUE_TAG = "tag:yaml.org,2002:value"
 _STR_TAG = "tag:yaml.org,2002:str"
+_INT_TAG = "tag:yaml.org,2002:int"
+_DECIMAL = re.compile(r"[-+]?(0|[1-9][0-9]*)")
 _ABSENT = object()
 _SKIP = object()  # a mapping value that is not kept (its key was refused)
 _RESOLVER = yaml.resolver.Resolver()
@@ -446,6 +456,11 @@ class _Reader:
 
     def _scalar(self, event: yaml.ScalarEvent, loc: Loc) -> Any:
         tag = _RESOLVER.resolve(yaml.ScalarNode, event.value, event.implicit)
+        if tag == _INT_TAG and not _DECIMAL.fullmatch(event.value):
+            # YAML 1.1 reads 1:30 as 90, 0x10 as 16, 0b11 as 3 and 1_000 as 1000: a number here
+            # is written in plain decimal digits, and anything else stays the text it looks like
+            # (a count then says it wants a whole number, at this line).
+            return event.value
         if tag == _STR_TAG or tag in (_MERGE_TAG, _VALUE_TAG):
             return event.value  # text; `<<` or `=` as a value is just text too
         node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)

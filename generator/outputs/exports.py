@@ -59,6 +59,10 @@ class ExportIncident(_Export):
     not_in_sources: list[str] = Field(
         description="Sections the sources do not cover (the case is partial there)."
     )
+    distinct_from: list[str] = Field(
+        default_factory=list,
+        description="Ids of cases that look alike but are different incidents (reviewed).",
+    )
     sources: list[ExportSource]
     texts: dict[str, ExportText] = Field(description="Text by language, where it exists.")
     pages: dict[str, str] = Field(description="Site-relative URL of the case page, by language.")
@@ -66,6 +70,10 @@ class ExportIncident(_Export):
 
 class IncidentsExport(_Export):
     version: int = Field(description="Format version; changes only when fields are removed.")
+    site_url: str | None = Field(
+        default=None,
+        description="The site's address, when the build knew it; page URLs are relative to it.",
+    )
     count: int
     incidents: list[ExportIncident] = Field(description="Newest first.")
 
@@ -107,7 +115,7 @@ def _term(term) -> ExportTerm:
     )
 
 
-def incidents_export(library: Library) -> IncidentsExport:
+def incidents_export(library: Library, site_url: str = "") -> IncidentsExport:
     out = []
     for incident in library.incidents:
         meta = incident.meta
@@ -135,12 +143,15 @@ def incidents_export(library: Library) -> IncidentsExport:
                 },
                 scale=scale,
                 not_in_sources=list(meta.not_in_sources),
+                distinct_from=list(meta.distinct_from),
                 sources=[ExportSource(**s.model_dump()) for s in meta.sources],
                 texts=texts,
                 pages={lang: urls.case(lang, incident.id) for lang in LANGS},
             )
         )
-    return IncidentsExport(version=EXPORT_VERSION, count=len(out), incidents=out)
+    return IncidentsExport(
+        version=EXPORT_VERSION, site_url=site_url or None, count=len(out), incidents=out
+    )
 
 
 def taxonomy_export(library: Library) -> TaxonomyExport:
@@ -209,7 +220,7 @@ def _incidents_json(export: IncidentsExport) -> bytes:
     return b"".join(parts)
 
 
-def api_files(library: Library) -> dict[str, bytes]:
+def api_files(library: Library, site_url: str = "") -> dict[str, bytes]:
     """Site-relative path -> content (UTF-8) of every file under /api/."""
     texts = {
         "api/incidents.schema.json": _json(IncidentsExport.model_json_schema()),
@@ -218,7 +229,8 @@ def api_files(library: Library) -> dict[str, bytes]:
         "api/incident-front-matter.schema.json": _json(incident_schema(library.taxonomy)),
     }
     files = {path: text.encode("utf-8") for path, text in texts.items()}
-    return {"api/incidents.json": _incidents_json(incidents_export(library)), **files}
+    export = incidents_export(library, site_url)
+    return {"api/incidents.json": _incidents_json(export), **files}
 
 
 def _timestamp(partial_date: str) -> str:

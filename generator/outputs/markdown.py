@@ -7,9 +7,18 @@
 
 The agent server (`incidents mcp`) returns the same Markdown for `get_incident`, so what an agent
 reads through the server and what it reads from a downloaded site are one text.
+
+Values are escaped for Markdown as the pages escape them for HTML: a title, summary, label,
+publisher or source title is text, never syntax (three backticks in a summary would open a code
+block that swallows every later case of llms-full.txt; a title could add a link or an image that
+a reader's Markdown viewer fetches). Section bodies are Markdown by design: the check refuses
+images and links to anything but http(s) and mailto in them, and here raw HTML stays text and a
+code block left open is closed at the end of its section.
 """
 
 from __future__ import annotations
+
+import re
 
 from ..languages import LANGS, name
 from ..model.incident import SECTION_HEADINGS, SECTIONS, Incident
@@ -28,14 +37,14 @@ def case_markdown(
     text = incident.text(lang)
     meta = incident.meta
     title, section = "#" * depth, "#" * (depth + 1)
-    lines = [f"{title} {text.title}", "", text.summary, ""]
+    lines = [f"{title} {markdown_text(text.title)}", "", markdown_text(text.summary), ""]
     if text.lang != lang:
         lines += [f"> {t('fallback_notice', lang, original=name(text.lang, lang))}", ""]
     for facet in library.taxonomy.facets:
         terms = library.terms_of(incident, facet.id)
         if terms:
-            labels = ", ".join(f"{term.label(lang)} (`{term.id}`)" for term in terms)
-            lines.append(f"- **{facet.label(lang)}**: {labels}")
+            labels = ", ".join(f"{markdown_text(term.label(lang))} (`{term.id}`)" for term in terms)
+            lines.append(f"- **{markdown_text(facet.label(lang))}**: {labels}")
     for key in _FACT_KEYS:
         value = getattr(meta, key)
         if value:
@@ -55,12 +64,91 @@ def case_markdown(
         lines.append(f"{section} {SECTION_HEADINGS[lang][key]}")
         lines.append("")
         body = text.section(key).strip()
-        lines.append(body if body else t("not_in_sources", lang))
+        lines.append(markdown_body(body) if body else t("not_in_sources", lang))
         lines.append("")
     lines += [f"{section} {t('sources', lang)}", ""]
     for source in meta.sources:
-        lines.append(f"- [{source.title}]({source.url}), {source.publisher}, {source.date}")
+        title, publisher = markdown_text(source.title), markdown_text(source.publisher)
+        lines.append(f"- [{title}]({markdown_url(str(source.url))}), {publisher}, {source.date}")
     return "\n".join(lines).rstrip() + "\n"
+
+
+# Characters Markdown reads as inline syntax, escaped wherever they stand.
+_INLINE = re.compile(r"([\\`*_\[\]<>!|~&])")
+# What opens a block at the start of a line: a heading, a quote, a list item, a thematic break
+# or a setext underline, a table's row.
+_BLOCK_START = re.compile(r"(?:[#>+=-]|\d{1,9}[.)])")
+# Characters that would end or break a link's destination.
+_URL_UNSAFE = re.compile(r"[\x00-\x20()<>\\\x7f]")
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_CODE_SPAN = re.compile(r"(`+)(?:.*?[^`])?\1(?!`)")
+_AUTOLINK = re.compile(r"<(?:https?://|mailto:)[^<>\s]*>")
+
+
+def markdown_text(value: str) -> str:
+    """A plain value as Markdown that reads exactly as written."""
+    escaped = _INLINE.sub(r"\\\1", value)
+    start = _BLOCK_START.match(escaped)
+    if start:
+        token = start.group(0)
+        if token[0].isdigit():  # "1." -> "1\.": a backslash before a digit would be shown
+            escaped = f"{token[:-1]}\\{token[-1]}{escaped[len(token) :]}"
+        else:
+            escaped = "\\" + escaped
+    return escaped
+
+
+def markdown_url(url: str) -> str:
+    """A URL as a link destination: what would end it early is percent-encoded."""
+    return _URL_UNSAFE.sub(lambda m: f"%{ord(m.group(0)):02X}", url)
+
+
+def markdown_body(body: str) -> str:
+    """A section's Markdown, contained: raw HTML shown as text (as the page shows it), a level-one
+    heading kept a paragraph, and a code block left open closed before the next section."""
+    out: list[str] = []
+    fence = ""
+    for line in body.split("\n"):
+        opened = _FENCE.match(line)
+        if fence:
+            closing = opened is not None and opened.group(1)[0] == fence[0]
+            if closing and len(opened.group(1)) >= len(fence) and not line[opened.end() :].strip():
+                fence = ""
+            out.append(line)
+            continue
+        if opened and not (opened.group(1)[0] == "`" and "`" in line[opened.end() :]):
+            fence = opened.group(1)
+            out.append(line)
+            continue
+        out.append(_inline_html_as_text(line))
+    if fence:
+        out.append(fence)
+    return "\n".join(out)
+
+
+def _inline_html_as_text(line: str) -> str:
+    if line.startswith("# ") or line == "#":
+        line = "\\" + line
+    if "<" not in line:
+        return line
+    parts, last = [], 0
+    for span in _CODE_SPAN.finditer(line):
+        parts.append(_escape_lt(line[last : span.start()]))
+        parts.append(span.group(0))
+        last = span.end()
+    parts.append(_escape_lt(line[last:]))
+    return "".join(parts)
+
+
+def _escape_lt(text: str) -> str:
+    kept = [(m.start(), m.end()) for m in _AUTOLINK.finditer(text)]
+    out, last = [], 0
+    for start, end in kept:
+        out.append(text[last:start].replace("<", "\\<"))
+        out.append(text[start:end])
+        last = end
+    out.append(text[last:].replace("<", "\\<"))
+    return "".join(out)
 
 
 def _absolute(site_url: str, path: str) -> str:
@@ -82,7 +170,9 @@ def llms_txt(library: Library, site_url: str = "") -> str:
         ),
         "",
         "Facets: "
-        + "; ".join(f"{f.label('en')} ({f.label('ko')})" for f in library.taxonomy.facets)
+        + "; ".join(
+            markdown_text(f"{f.label('en')} ({f.label('ko')})") for f in library.taxonomy.facets
+        )
         + ".",
         "",
     ]
@@ -91,7 +181,8 @@ def llms_txt(library: Library, site_url: str = "") -> str:
         for incident in library.incidents:
             text = incident.text(lang)
             link = _absolute(site_url, urls.case(lang, incident.id).removesuffix(".html") + ".md")
-            lines.append(f"- [{text.title}]({link}): {text.summary}")
+            title, summary = markdown_text(text.title), markdown_text(text.summary)
+            lines.append(f"- [{title}]({markdown_url(link)}): {summary}")
         lines.append("")
     lines += [
         "## Optional",

@@ -167,6 +167,9 @@ def index_payload(library: Library, search: SearchCorpus) -> dict:
         "synonyms": {word: list(others) for word, others in sorted(search.corpus.synonyms.items())},
         # A word -> the terms it is a one-word name of: their cases match it.
         "termNames": {word: list(keys) for word, keys in search.corpus.term_names.items()},
+        # The words of a name of several words -> the terms it names: a query with those
+        # words in a row names them.
+        "termPhrases": [[list(w), list(keys)] for w, keys in search.corpus.term_phrases.items()],
         # The parts of the vocabulary there are (words/<start>.js), so none is asked for in vain.
         "starts": sorted({start_of(word) for word in search.corpus.vocabulary}),
     }

@@ -14,6 +14,7 @@ from datetime import date
 from pathlib import Path
 
 from ..load.front_matter import LoadError, decode_text, read_bytes, split_front_matter
+from ..load.inputs import input_problems
 from ..load.project import ProjectPaths, incident_files, load_taxonomy
 from ..model.taxonomy import Taxonomy
 from ..validate.diagnostics import Diagnostic, capped
@@ -68,6 +69,11 @@ def _check_project(
     executor: Executor,
     summaries: bool,
 ) -> Checked:
+    # The taxonomy is read only when it is a file of the project: a link's target could be
+    # quoted back by a YAML error.
+    outside = input_problems(paths.root, [paths.taxonomy])
+    if outside:
+        return Checked(None, ValidationResult((), tuple(outside)))
     try:
         taxonomy, taxonomy_warnings = load_taxonomy(paths)
     except LoadError as exc:
@@ -94,7 +100,7 @@ def _check_project(
         """One file: (outcome, cache key, whether it came from the cache, how the cache's file
         writes it)."""
         path, display = files[todo[n]]
-        read = _read(path, display)
+        read = _read(path, display, paths.root)
         if isinstance(read, FileOutcome):
             return read, None, False, None
         entry = key(display, read, context)
@@ -130,12 +136,15 @@ def _check_project(
     return Checked(taxonomy, ValidationResult(result.incidents, diagnostics, result.checked))
 
 
-def _read(path: Path, display: str) -> bytes | FileOutcome:
-    """The file's bytes, or the outcome of a file that cannot be read."""
+def _read(path: Path, display: str, root: Path) -> bytes | FileOutcome:
+    """The file's bytes, or the outcome of a file that cannot be read: an incident is a plain
+    file of its own (a link would publish or duplicate another file, a FIFO would block)."""
     stem = path.name.split(".")[0]
     try:
-        if os.path.islink(path):
-            message = "is a symbolic link; commit the incident file itself"
+        problems = input_problems(root, [path])
+        if problems or os.path.islink(path):
+            detail = problems[0].message if problems else "is a symbolic link"
+            message = f"{detail.split(';')[0]}; commit the incident file itself"
             raise LoadError([Diagnostic(display, 1, 1, "", message)])
         return read_bytes(path, display)
     except LoadError as exc:

@@ -289,7 +289,7 @@ def _files(
         graph = as_script("graph", graph_payload(library, lang, layout))
         files[f"{lang}/search/graph.js"] = graph.encode("utf-8")
     if outputs:
-        files.update(api_files(library))
+        files.update(api_files(library, options.site_url))
         for lang in LANGS:
             files[f"{lang}/feed.xml"] = atom_feed(library, lang, options.site_url).encode("utf-8")
         for path, text in markdown_files(library, options.site_url).items():

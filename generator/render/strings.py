@@ -209,16 +209,13 @@ _STRINGS: dict[str, dict[str, str]] = {
         "ko": "어느 사례에도 없는 단어는 빼고 찾았습니다: {words}",
         "en": "No case has these words, so they were left out: {words}",
     },
-    "partial_matches": {
-        "ko": (
-            "검색어를 모두 담은 사례가 먼저 나오고({n}건), "
-            "그 뒤 {m}건은 단어 하나가 빠진 사례입니다."
-        ),
-        "en": "Cases with every word come first ({n}); the {m} after them miss one word.",
-    },
     "partial_heading": {
-        "ko": "단어 하나가 빠진 사례",
-        "en": "Cases missing one word",
+        "ko": "일부만 일치하는 사례 {n}건",
+        "en": "Cases matching part of the question: {n}",
+    },
+    "partial_more": {
+        "ko": "처음 {shown}건만 보여 드립니다.",
+        "en": "The first {shown} are shown.",
     },
     "corrected_word": {
         "ko": "색인에 없는 단어라 비슷한 단어로 찾았습니다: {typed} → {taken}",

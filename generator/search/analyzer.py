@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from importlib import resources
 from sys import intern
@@ -15,6 +15,9 @@ from typing import Any
 import yaml
 
 HANGUL = re.compile("[가-힣]")
+# The order Unicode composes a Hangul syllable in: 0xAC00 + (initial * 21 + vowel) * 28 + final.
+VOWELS = "ㅏㅐㅑㅒㅓㅔㅕㅖㅗㅘㅙㅚㅛㅜㅝㅞㅟㅠㅡㅢㅣ"
+FINALS = " ㄱㄲㄳㄴㄵㄶㄷㄹㄺㄻㄼㄽㄾㄿㅀㅁㅂㅄㅅㅆㅇㅈㅊㅋㅌㅍㅎ"
 _LEFT_OUT = ("", ())  # what `Analyzer._index_words` gives a word that is not indexed
 
 
@@ -39,6 +42,11 @@ class Analyzer:
     suffix_from: int
     min_latin: int
     min_hangul: int
+    # Predicates (rules.yml, korean.predicate), by the indexes of VOWELS and FINALS: final ->
+    # the vowels it is removed after; contracted vowel -> the vowel it opens to.
+    fused: Mapping[int, frozenset[int]] = field(default_factory=dict)
+    contracted: Mapping[int, int] = field(default_factory=dict)
+    filler_names: tuple[str, ...] = ()  # rules.yml's filler, as written
 
     @classmethod
     def from_rules(cls, data: dict[str, Any] | None = None) -> Analyzer:
@@ -56,7 +64,21 @@ class Analyzer:
             suffix_from=korean["suffix_from_syllables"],
             min_latin=data["min_length"]["latin"],
             min_hangul=data["min_length"]["hangul"],
+            fused={
+                FINALS.index(final): frozenset(VOWELS.index(v) for v in vowels)
+                for final, vowels in korean["predicate"]["finals"].items()
+            },
+            contracted={
+                VOWELS.index(a): VOWELS.index(b)
+                for a, b in korean["predicate"]["contracted"].items()
+            },
+            filler_names=tuple(str(name) for name in data.get("filler", ())),
         )
+
+    @cached_property
+    def filler(self) -> frozenset[str]:
+        """The words of a question that carry no meaning (rules.yml, `filler`), analysed."""
+        return frozenset(w for name in self.filler_names for w in self.words(name))
 
     def raw_words(self, text: str) -> list[str]:
         """The words of `text` as written (normalised, lower case), stopwords and bare Korean
@@ -166,11 +188,25 @@ class Analyzer:
     def korean_stem(self, word: str) -> str:
         """The word without the longest ending that leaves at least `min_stem` syllables (the
         endings are tried longest first, as `endings` lists them; at one length only one can
-        match, so looking the word's tail up by length is the same rule)."""
+        match, so looking the word's tail up by length is the same rule), then with its last
+        syllable brought back to a predicate's stem (`predicate_stem`)."""
         for length in self._ending_lengths:
             if len(word) - length >= self.min_stem and word[-length:] in self.ending_set:
-                return word[:-length]
-        return word
+                return self.predicate_stem(word[:-length])
+        return self.predicate_stem(word)
+
+    def predicate_stem(self, word: str) -> str:
+        """The last syllable without an ending fused into it (rules.yml, korean.predicate):
+        사라짐 -> 사라지, 멈췄 -> 멈추, 사라져 -> 사라지."""
+        if len(word) < self.min_stem or not HANGUL.match(word[-1]):
+            return word
+        code = ord(word[-1]) - 0xAC00
+        start, vowel, final = code - code % 588, code % 588 // 28, code % 28
+        if final and vowel in self.fused.get(final, ()):
+            final = 0
+        if not final:
+            vowel = self.contracted.get(vowel, vowel)
+        return word[:-1] + chr(0xAC00 + start + vowel * 28 + final)
 
     def english_stem(self, word: str) -> str:
         if not word.isalpha():
@@ -204,10 +240,19 @@ def browser_rules() -> dict[str, Any]:
         "word_pattern": data["word_pattern"],
         "thousands": data["thousands"],
         "min_length": data["min_length"],
-        "korean": {"endings": list(analyzer.endings), "min_stem": analyzer.min_stem},
+        "korean": {
+            "endings": list(analyzer.endings),
+            "min_stem": analyzer.min_stem,
+            "predicate": data["korean"]["predicate"],
+        },
         "english": data["english"],
         "stopwords": sorted(analyzer.stopwords),
+        "max_query_chars": data["max_query_chars"],
+        "max_word_chars": data["max_word_chars"],
         "max_query_words": data["max_query_words"],
+        "exact_first": data["exact_first"],
+        "join_words": data["join_words"],
+        "filler": [str(name) for name in data["filler"]],
         "max_alternatives": data["max_alternatives"],
         "typo": data["typo"],
         "lead_bonus": data["lead_bonus"],

@@ -97,6 +97,21 @@ def term_names(library: Library, analyzer: Analyzer) -> dict[str, tuple[str, ...
     return {word: tuple(keys) for word, keys in sorted(names.items())}
 
 
+def term_phrases(library: Library, analyzer: Analyzer) -> dict[tuple[str, ...], tuple[str, ...]]:
+    """The words of each name of several words (label or alias: "fell off the bus", "API 서버
+    과부하") -> the terms it names, as "facet:term": a query with those words in a row names
+    them."""
+    phrases: dict[tuple[str, ...], list[str]] = {}
+    for facet in library.taxonomy.facets:
+        for term in facet.terms:
+            key = f"{facet.id}:{term.id}"
+            for name in term.names():
+                words = tuple(w for w in analyzer.words(name) if analyzer.long_enough(w))
+                if len(words) > 1 and key not in phrases.setdefault(words, []):
+                    phrases[words].append(key)
+    return {words: tuple(keys) for words, keys in sorted(phrases.items())}
+
+
 @dataclass(frozen=True)
 class SearchCorpus:
     """One language's corpus, with the texts its result cards quote."""
@@ -167,9 +182,12 @@ def build_index(
             if case_id not in reused:
                 _add(totals, case_forms, -1)
     shown, names = most_written([totals]), term_names(library, analyzer)
+    phrases = term_phrases(library, analyzer)
     if not keep_forms:
-        return Corpus(documents, synonyms, shown, names)
-    return Corpus(documents, synonyms, shown, names, MappingProxyType(kept), previous, totals)
+        return Corpus(documents, synonyms, shown, names, term_phrases=phrases)
+    return Corpus(
+        documents, synonyms, shown, names, MappingProxyType(kept), previous, totals, phrases
+    )
 
 
 def _add(totals: dict[tuple[str, str], int], forms: Mapping[tuple[str, str], int], sign: int):

@@ -22,7 +22,8 @@ import math
 import re
 from bisect import bisect_left
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from .analyzer import HANGUL, Analyzer, default_analyzer, rules
 
@@ -39,12 +40,15 @@ class Document:
 
 @dataclass(frozen=True)
 class Group:
-    """One query word: what was typed, and the words any of which a case must have."""
+    """One query word, or a phrase that names a term: what was typed, and what a case must have
+    to match it (one of the alternatives, every word of the phrase, or one of the terms)."""
 
     typed: str
     alternatives: tuple[str, ...]  # the word (as typed, or corrected), then its synonyms
     correction: str | None = None  # the indexed word a typo was taken for
-    terms: tuple[str, ...] = ()  # "facet:term" of the terms the word is a name of
+    terms: tuple[str, ...] = ()  # "facet:term" of the terms the word or phrase is a name of
+    phrase: tuple[str, ...] = ()  # the words of a phrase that names `terms` (no alternatives)
+    forms: tuple[str, ...] = ()  # the indexed words it matched (set by `search`; marks passages)
 
 
 @dataclass(frozen=True)
@@ -59,6 +63,7 @@ class Result:
     weights: Mapping[str, float] = field(default_factory=dict)  # typed word -> its weight
     required: int = 0  # how many of the groups a case must have to be a full match
     exact: int = 0  # the first `exact` results are full matches; the rest miss one group more
+    partial: int = 0  # how many cases follow them, matching part of the query
 
 
 def synonym_groups(extra: Iterable[Iterable[str]] = (), analyzer: Analyzer | None = None):
@@ -95,6 +100,7 @@ class Corpus:
         forms: Mapping[str, Mapping[tuple[str, str], int]] | None = None,
         previous: Corpus | None = None,
         totals: Mapping[tuple[str, str], int] | None = None,
+        term_phrases: Mapping[tuple[str, ...], tuple[str, ...]] | None = None,
     ) -> None:
         """`previous`: a corpus of the same cases, most of them with the same words (a
         preview's last): its postings are changed where a case's words differ. `totals`: how
@@ -103,6 +109,9 @@ class Corpus:
         # A word -> the "facet:term" of the terms it is a one-word name of ("oom" -> the
         # resource-exhaustion cause): the cases tagged with them match the word.
         self.term_names = dict(term_names or {})
+        # The words of a name of several words -> the "facet:term" of the terms it names ("fell
+        # off the bus" -> the gpu-failure cause): a query with those words in a row names them.
+        self.term_phrases = dict(term_phrases or {})
         # Gathered in lists, then frozen: a set copied for every case it gains grew with the
         # square of a term's cases (most of building the corpus at 10,000 cases).
         tagged: dict[str, list[int]] = {}
@@ -133,6 +142,50 @@ class Corpus:
             if (kept := tuple(o for o in others if self.has_prefix(o)))
         }
 
+    def known(self, word: str) -> bool:
+        """A word the engine knows without the index having it: a synonym or a term's name."""
+        return word in self.synonyms or word in self.term_names
+
+    def expand(self, word: str) -> tuple[str, ...]:
+        """The indexed words a query word stands for: itself, if indexed (`exact_first`); else
+        the indexed words that start with it; else the longest indexed word it starts with, if
+        that is most of it (`fallback`)."""
+        if rules()["exact_first"] and word in self._postings:
+            return (word,)
+        found = self.starting_with(word)
+        if found:
+            return found
+        for end in range(len(word) - 1, shortest_fallback(word) - 1, -1):
+            if word[:end] in self._postings:
+                return (word[:end],)
+        return ()
+
+    def cases(self, words: Iterable[str]) -> frozenset[int]:
+        """Positions of the cases indexed by any of `words`."""
+        found: set[int] = set()
+        for word in words:
+            found.update(self._postings.get(word, ()))
+        return frozenset(found)
+
+    def in_lead(self, words: Iterable[str]) -> frozenset[int]:
+        """Positions of the cases with any of `words` in their lead."""
+        return frozenset(i for w in words for i in self._fields[0].get(w, ()))
+
+    def in_title(self, words: Iterable[str]) -> frozenset[int]:
+        """Positions of the cases with any of `words` in their titles."""
+        return frozenset(i for w in words for i in self._fields[1].get(w, ()))
+
+    @cached_property
+    def _fields(self) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+        lead: dict[str, list[int]] = {}
+        title: dict[str, list[int]] = {}
+        for index, document in enumerate(self.documents):
+            for word in set(document.lead):
+                lead.setdefault(word, []).append(index)
+            for word in set(document.title):
+                title.setdefault(word, []).append(index)
+        return lead, title
+
     def frequency(self, word: str) -> int:
         return len(self._postings.get(word, ()))
 
@@ -157,20 +210,8 @@ class Corpus:
         return self._tagged.get(key, frozenset())
 
     def postings(self, word: str) -> frozenset[int]:
-        """Cases with a word that starts with `word`; when no indexed word does, the cases with
-        the longest indexed word that `word` starts with, if that is most of it (`fallback`)."""
-        found: set[int] = set()
-        at = bisect_left(self.vocabulary, word)
-        while at < len(self.vocabulary) and self.vocabulary[at].startswith(word):
-            found.update(self._postings[self.vocabulary[at]])
-            at += 1
-        if found:
-            return frozenset(found)
-        for end in range(len(word) - 1, shortest_fallback(word) - 1, -1):
-            exact = self._postings.get(word[:end])
-            if exact:
-                return frozenset(exact)
-        return frozenset()
+        """Cases with one of the indexed words `word` stands for (`expand`)."""
+        return self.cases(self.expand(word))
 
 
 def _postings(documents: Sequence[Document]) -> tuple[dict[str, tuple[int, ...]], tuple[str, ...]]:
@@ -247,9 +288,12 @@ def start_of(word: str) -> str:
     return word[: same["hangul"] if HANGUL.match(word) else same["latin"]]
 
 
-def correction(word: str, corpus: Corpus) -> str | None:
-    """The indexed word a typo was probably meant as: one that starts the same way, within the
-    distance its length allows; the most frequent, then the first in order."""
+def correction(word: str, corpus: Corpus, typed: str = "") -> str | None:
+    """The word a typo was probably meant as: an indexed word, synonym or term name that starts
+    the same way, within the distance its length allows; the most frequent, then the first in
+    order ("인피니벤드" -> "인피니밴드", a synonym of the "infiniband" cases write). `typed`, the
+    word as typed where its stem differs, is compared too, and first at the same distance (a
+    typo's stem is no stem: "linkred" is "linkerd", not "linkr" -> "link")."""
     typo = rules()["typo"]
     korean = bool(HANGUL.match(word))
     if len(word) < (typo["korean_min_length"] if korean else typo["min_length"]):
@@ -260,41 +304,103 @@ def correction(word: str, corpus: Corpus) -> str | None:
             limit = distance
     if korean:
         limit = 1
-    best: tuple[int, int, str] | None = None
-    for candidate in corpus.starting_with(start_of(word)):
-        if abs(len(candidate) - len(word)) > limit:
-            continue
-        distance = edit_distance(word, candidate, limit)
-        if distance <= limit:
-            key = (distance, -corpus.frequency(candidate), candidate)
-            if best is None or key < best:
-                best = key
-    return best[2] if best else None
+    start = start_of(word)
+    known = sorted(w for w in {*corpus.synonyms, *corpus.term_names} if w.startswith(start))
+    forms = [typed, word] if typed and typed != word else [word]
+    best: tuple[int, int, int, str] | None = None
+    for candidate in (*corpus.starting_with(start), *known):
+        for rank, form in enumerate(forms):
+            if abs(len(candidate) - len(form)) > limit:
+                continue
+            distance = edit_distance(form, candidate, limit)
+            if distance <= limit:
+                key = (distance, rank, -corpus.frequency(candidate), candidate)
+                if best is None or key < best:
+                    best = key
+    return best[3] if best else None
+
+
+def _units(
+    query: str, corpus: Corpus, analyzer: Analyzer
+) -> list[tuple[str, str, tuple[str, ...]]]:
+    """The query as (typed, the word as typed, words): one word each (two in a row that the
+    index has as one word joined, `join_words`), or the words of a phrase that names a term (the
+    longest that starts at each word, left to right)."""
+    words: list[tuple[str, str]] = []  # (typed, analysed)
+    joinable = False  # the word before was kept as typed: it may be joined with this one
+    for raw in analyzer.raw_words(query):
+        raw = raw[: rules()["max_word_chars"]]
+        word = analyzer.stem(raw)
+        if joinable and rules()["join_words"] and same_script(words[-1][0], raw):
+            joined = analyzer.stem(words[-1][0] + raw)
+            if corpus.frequency(joined):
+                words[-1] = (f"{words[-1][0]} {raw}", joined)
+                joinable = False
+                continue
+        joinable = analyzer.long_enough(word)
+        if joinable:
+            words.append((raw, word))
+    longest = max((len(p) for p in corpus.term_phrases), default=0)
+    units = []
+    at = 0
+    while at < len(words):
+        for size in range(min(longest, len(words) - at), 1, -1):
+            phrase = tuple(w for _, w in words[at : at + size])
+            if phrase in corpus.term_phrases:
+                typed = " ".join(raw for raw, _ in words[at : at + size])
+                units.append((typed, typed, phrase))
+                at += size
+                break
+        else:
+            raw = words[at][0]
+            units.append((raw, raw.replace(" ", ""), (words[at][1],)))
+            at += 1
+    return units
+
+
+def same_script(a: str, b: str) -> bool:
+    """Both Hangul, or both not."""
+    return bool(HANGUL.match(a)) == bool(HANGUL.match(b))
+
+
+def bounded_query(query: str) -> str:
+    """The part of `query` the engines read (`max_query_chars` code points)."""
+    return query[: rules()["max_query_chars"]]
 
 
 def query_groups(query: str, corpus: Corpus, analyzer: Analyzer | None = None):
-    """(groups, ignored words): the query's words, each with its alternatives."""
+    """(groups, ignored words): the query's words and the phrases in it that name a term, each
+    with its alternatives; filler left out of a query that has other words."""
     analyzer = analyzer or default_analyzer()
+    query = bounded_query(query)
     cap = rules()["max_query_words"]
     most = rules()["max_alternatives"]
+    units: list[tuple[str, tuple[str, ...]]] = []
+    seen: set[tuple[str, ...]] = set()
+    for typed, raw, words in _units(query, corpus, analyzer):
+        if words not in seen:
+            seen.add(words)
+            units.append((typed, raw, words))
+    filler = analyzer.filler
+    meaningful = [u for u in units if len(u[2]) > 1 or u[2][0] not in filler]
+    units = meaningful or units
     groups: list[Group] = []
     ignored: list[str] = []
-    seen: set[str] = set()
-    for raw in analyzer.raw_words(query):
-        word = analyzer.stem(raw)
-        if not word or not analyzer.long_enough(word) or word in seen:
-            continue
-        seen.add(word)
+    for typed, raw, words in units:
         if len(groups) >= cap:
-            ignored.append(raw)
+            ignored.append(typed)
             continue
+        if len(words) > 1:
+            groups.append(Group(typed, (), None, corpus.term_phrases[words], words))
+            continue
+        word = words[0]
         fixed = None
-        if not corpus.has_prefix(word):
-            fixed = correction(word, corpus)  # no indexed word starts with it: perhaps a typo
+        if not corpus.has_prefix(word) and not corpus.known(word):
+            fixed = correction(word, corpus, raw)  # nothing starts with it: perhaps a typo
         chosen = fixed or word
         alternatives = [chosen, *(s for s in corpus.synonyms.get(chosen, ()) if s != chosen)]
         terms = corpus.term_names.get(chosen, ())
-        groups.append(Group(raw, tuple(alternatives[:most]), fixed, terms))
+        groups.append(Group(typed, tuple(alternatives[:most]), fixed, terms))
     return tuple(groups), tuple(ignored)
 
 
@@ -336,20 +442,30 @@ def search(
     documents = corpus.documents
     allowed = frozenset(i for i, d in enumerate(documents) if _matches_filters(d, filters))
     groups, ignored = query_groups(query, corpus, analyzer)
-    matched: list[tuple[Group, frozenset[int], frozenset[int]]] = []  # group, cases, literal
+    # group, cases, literal (the word as typed, or every word of the phrase), lead, title
+    matched: list[tuple[Group, frozenset[int], frozenset[int], frozenset[int], frozenset[int]]] = []
     dropped: list[str] = []
     for group in groups:
-        literal = corpus.postings(group.alternatives[0])
-        found = literal.union(
-            *(corpus.postings(a) for a in group.alternatives[1:]),
-            *(corpus.tagged(key) for key in group.terms),
-        )
+        tagged = frozenset().union(*(corpus.tagged(key) for key in group.terms))
+        if group.phrase:
+            forms = [corpus.expand(w) for w in group.phrase]
+            literal = frozenset.intersection(*(corpus.cases(f) for f in forms))
+            lead = tagged | frozenset.intersection(*(corpus.in_lead(f) for f in forms))
+            title = frozenset.intersection(*(corpus.in_title(f) for f in forms))
+            every = tuple(w for f in forms for w in f)
+            found = literal | tagged
+        else:
+            forms = [corpus.expand(a) for a in group.alternatives]
+            literal = corpus.cases(forms[0])
+            every = tuple(w for f in forms for w in f)
+            lead, title = corpus.in_lead(every), corpus.in_title(every)
+            found = corpus.cases(every) | tagged
         if found:
-            matched.append((group, found, literal))
+            matched.append((replace(group, forms=every), found, literal, lead, title))
         else:
             dropped.append(group.typed)  # no case has it, nor anything it was taken for
     hits = [0] * len(documents)
-    for _, found, _ in matched:
+    for _, found, *_ in matched:
         for index in found:
             hits[index] += 1
     required = required_words(len(matched))
@@ -365,21 +481,18 @@ def search(
         words_set = frozenset(range(len(documents))) if not groups else frozenset()
     chosen = words_set & allowed
     total = max(len(documents), 1)
-    weights = [math.log(1 + total / len(found)) for _, found, _ in matched]
+    weights = [math.log(1 + total / len(found)) for _, found, *_ in matched]
     bonus, title_bonus = rules()["lead_bonus"], rules()["title_bonus"]
     synonym = rules()["synonym_weight"]
 
-    def has(words: Sequence[str], group: Group) -> bool:
-        return any(w.startswith(a) for a in group.alternatives for w in words)
-
     def score(index: int) -> float:
-        document = documents[index]
         value = 0.0
-        for (group, found, literal), weight in zip(matched, weights, strict=True):
+        for (_, found, literal, lead, title), weight in zip(matched, weights, strict=True):
             if index in found:
-                in_lead, in_title = has(document.lead, group), has(document.title, group)
                 share = 1.0 if index in literal else synonym
-                value += weight * share * (1 + bonus * in_lead + title_bonus * in_title)
+                value += (
+                    weight * share * (1 + bonus * (index in lead) + title_bonus * (index in title))
+                )
         return value
 
     if matched:
@@ -403,15 +516,16 @@ def search(
         ids=tuple(documents[i].id for i in ranked),
         total=len(ranked),
         counts=counts,
-        groups=tuple(g for g, _, _ in matched),
+        groups=tuple(g for g, *_ in matched),
         dropped=tuple(dropped),
         ignored=ignored,
         required=required if matched else 0,
-        exact=sum(1 for i in ranked if not matched or hits[i] >= required),
+        exact=(exact := sum(1 for i in ranked if not matched or hits[i] >= required)),
+        partial=len(ranked) - exact,
         corrections=tuple(
             (g.typed, corpus.shown.get(g.correction, g.correction)) for g in groups if g.correction
         ),
-        weights={g.typed: w for (g, _, _), w in zip(matched, weights, strict=True)},
+        weights={g.typed: w for (g, *_), w in zip(matched, weights, strict=True)},
     )
 
 
@@ -445,12 +559,15 @@ def passage(
 
 
 def _marks(sentence: str, groups: Sequence[Group], analyzer: Analyzer):
+    """A sentence word is marked when it, or its stem, is one of the indexed words a group
+    matched (`Group.forms`)."""
     lowered = sentence.lower()
     marks: list[tuple[int, int]] = []
     matched: list[Group] = []
     for match in _SPAN.finditer(lowered):
-        word = analyzer.stem(match.group())
-        hit = [g for g in groups if any(word.startswith(a) for a in g.alternatives)]
+        raw = match.group()
+        word = analyzer.stem(raw)
+        hit = [g for g in groups if word in g.forms or raw in g.forms]
         if hit:
             marks.append((match.start(), match.end()))
             matched.extend(g for g in hit if g not in matched)

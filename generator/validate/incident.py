@@ -10,6 +10,7 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 from datetime import date
 
+import cmarkgfm
 from pydantic import ValidationError
 
 from ..languages import LANGS, in_english
@@ -637,6 +638,8 @@ def _check_sections(
                 "lines): shorten it"
             )
             problems.append(Diagnostic(file.path, heading.line, 1, field, message))
+        else:
+            problems.extend(_check_prose(file, heading.line, field, text))
         found.append(Section(key, text, heading.line))
     present = {s.key for s in found}
     end_line = file.body_line + file.body.count("\n")
@@ -651,6 +654,47 @@ def _check_sections(
         problems.append(_missing_section(file.path, end_line, lang, key))
     ordered = tuple(sorted(found, key=lambda s: SECTIONS.index(s.key)))
     return ordered, problems, tuple(deferred)
+
+
+# Prose may link only to http(s) and mailto addresses and shows no images: the site fetches
+# nothing from elsewhere, and the Markdown exports (read by language models, whose chat windows
+# fetch images) must carry no request either. cmark's output says what a reader would get.
+_SAFE_HREF = re.compile(r'<a href="(?:https?://|mailto:)')
+_ANY_HREF = re.compile(r'<a href="')
+_IMAGE_SYNTAX = re.compile(r"!\[")
+_LINK_SYNTAX = re.compile(
+    r"\]\(\s*<?\s*(?!https?://|mailto:)[A-Za-z]|\]:\s*<?\s*(?!https?://|mailto:)"
+    r"[A-Za-z][A-Za-z0-9+.-]*:|<(?!https?://|mailto:)[A-Za-z][A-Za-z0-9+.-]{1,31}:"
+)
+
+
+def _check_prose(file: MarkdownFile, heading_line: int, field: str, text: str) -> list[Diagnostic]:
+    """Images and links to anything but http(s) or mailto, at the line that writes them."""
+    if "](" not in text and "]:" not in text and "<" not in text:
+        return []
+    html = cmarkgfm.markdown_to_html(text)
+    problems = []
+    if "<img " in html:
+        line = _line_of(_IMAGE_SYNTAX, file, heading_line)
+        message = "images are not shown (the site fetches nothing from elsewhere): describe it"
+        problems.append(Diagnostic(file.path, line, 1, field, message))
+    if len(_ANY_HREF.findall(html)) > len(_SAFE_HREF.findall(html)):
+        line = _line_of(_LINK_SYNTAX, file, heading_line)
+        message = "links may only go to http(s) or mailto addresses"
+        problems.append(Diagnostic(file.path, line, 1, field, message))
+    return problems
+
+
+def _line_of(pattern: re.Pattern, file: MarkdownFile, heading_line: int) -> int:
+    """The file line, after a section's heading, of the first match of `pattern` (the heading's
+    line when the syntax spans lines)."""
+    lines = file.body.split("\n")
+    for n in range(max(heading_line - file.body_line + 1, 0), len(lines)):
+        if lines[n].startswith("## "):
+            break
+        if pattern.search(lines[n]):
+            return file.body_line + n
+    return heading_line
 
 
 def _missing_section(path: str, line: int, lang: str, key: str) -> Diagnostic:

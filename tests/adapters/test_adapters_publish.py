@@ -17,6 +17,8 @@ import pytest
 from conftest import REPO, Project
 from sitebuild import write_fixture_library
 
+from generator.adapters.publish import SITE_MARK
+
 
 def snapshot(folder: Path) -> dict[str, str]:
     return {
@@ -26,9 +28,9 @@ def snapshot(folder: Path) -> dict[str, str]:
     }
 
 
-def build(root: Path, *extra: str, wait: bool = True):
+def build(root: Path, *extra: str, wait: bool = True, env: dict | None = None):
     command = [sys.executable, "-m", "generator.cli", "build", "--root", str(root), *extra]
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}
     env.pop("SOURCE_DATE_EPOCH", None)
     if not wait:
         return subprocess.Popen(
@@ -165,19 +167,61 @@ def test_a_site_folder_that_would_replace_the_sources_is_refused(built: Project,
 
 
 def test_a_site_folder_that_is_a_symbolic_link_is_published_through_it(tmp_path: Path):
-    """A web root linked as site/ gets the new site; the link stays a link."""
+    """A web root linked as site/ gets the new site (when it is empty or a build wrote it); the
+    link stays a link."""
     project = Project(tmp_path / "project")
     write_fixture_library(project)
     web_root = tmp_path / "www" / "incidents"
     web_root.mkdir(parents=True)
-    (web_root / "old.html").write_text("old", encoding="utf-8")
     (project.root / "site").symlink_to(web_root, target_is_directory=True)
-    result = build(project.root)
-    assert result.returncode == 0, result.stderr[-2000:]
-    assert (project.root / "site").is_symlink()
-    assert (web_root / "ko" / "index.html").is_file()
-    assert not (web_root / "old.html").exists()
+    for _ in range(2):  # empty, then holding the site the first build published
+        result = build(project.root)
+        assert result.returncode == 0, result.stderr[-2000:]
+        assert (project.root / "site").is_symlink()
+        assert (web_root / "ko" / "index.html").is_file()
+        assert (web_root / SITE_MARK).is_file()
     assert sorted(p.name for p in web_root.parent.iterdir()) == [".incidents.lock", "incidents"]
+
+
+@pytest.mark.parametrize(
+    "how",
+    ["committed site link", "--site-dir .git", "site_dir in mkdocs.yml", "--site-dir elsewhere"],
+)
+def test_a_folder_no_build_wrote_is_never_replaced(tmp_path: Path, how: str):
+    """Publishing replaces the whole site folder, so the build replaces only a folder that is
+    empty or holds the mark of a site it published: a `site` link committed to a pull request,
+    `--site-dir .git`, a `site_dir:` line naming a folder of the project, or any other folder
+    with files in it is refused and left exactly as it was."""
+    project = Project(tmp_path / "project")
+    write_fixture_library(project)
+    (project.root / ".git").mkdir()
+    (project.root / ".git" / "config").write_text("[core]\n", encoding="utf-8")
+    (project.root / "schema").mkdir()
+    (project.root / "schema" / "keep.json").write_text("{}", encoding="utf-8")
+    outside = tmp_path / "home"
+    outside.mkdir()
+    (outside / "notes.txt").write_text("mine", encoding="utf-8")
+    extra: tuple[str, ...] = ()
+    if how == "committed site link":
+        (project.root / "site").symlink_to(outside, target_is_directory=True)
+        victim = outside
+    elif how == "--site-dir .git":
+        extra, victim = ("--site-dir", str(project.root / ".git")), project.root / ".git"
+    elif how == "site_dir in mkdocs.yml":
+        config = project.root / "mkdocs.yml"
+        text = config.read_text(encoding="utf-8")
+        config.write_text(text.replace("site_dir: site", "site_dir: schema"), encoding="utf-8")
+        assert "site_dir: schema" in config.read_text(encoding="utf-8")
+        victim = project.root / "schema"
+    else:
+        extra, victim = ("--site-dir", str(outside)), outside
+    before = snapshot(victim)
+    result = build(project.root, *extra)
+    assert result.returncode != 0
+    assert "no build of this library wrote" in result.stderr, result.stderr[-800:]
+    assert "Traceback" not in result.stderr
+    assert snapshot(victim) == before
+    assert not (victim / "index.html").exists()
 
 
 def test_publishing_swaps_in_one_step_and_cleans_what_killed_builds_left(tmp_path: Path):
@@ -285,3 +329,41 @@ def test_a_library_published_before_1970_builds(tmp_path: Path):
         path.write_text(text, encoding="utf-8")
     result = build(project.root)
     assert result.returncode == 0, result.stderr[-2000:]
+
+
+@pytest.mark.parametrize(
+    ("link", "target"),
+    [
+        ("docs/env.txt", "/proc/self/environ"),
+        ("docs/ko/passwd.md", "/etc/passwd"),
+        ("overrides/partials/env.html", "/proc/self/environ"),
+        ("docs/config.txt", "../.git/config"),
+        ("mkdocs.yml", "/etc/passwd"),
+        ("taxonomy.yml", "/proc/self/environ"),
+    ],
+)
+def test_a_link_out_of_the_project_stops_the_build_before_anything_is_written(
+    built: Project, link: str, target: str
+):
+    """Whatever the build reads (pages, theme, settings, taxonomy), a link that leaves the
+    project is an error naming the file; the build's environment never reaches the site."""
+    before = snapshot(built.root / "site")
+    path = built.root / link
+    (built.root / ".git").mkdir(exist_ok=True)
+    (built.root / ".git" / "config").write_text("extraheader = AUTHORIZATION: x\n")
+    moved = path.with_name(path.name + ".real") if path.exists() else None
+    if moved is not None:
+        path.rename(moved)
+    path.symlink_to(target)
+    try:
+        result = build(built.root, env={"IL_CANARY": "never-published-canary"})
+    finally:
+        path.unlink()
+        if moved is not None:
+            moved.rename(path)
+    assert result.returncode != 0
+    assert f"{link}:1:1: is a symbolic link" in result.stderr, result.stderr[-800:]
+    assert "Traceback" not in result.stderr
+    assert "never-published-canary" not in result.stderr + result.stdout
+    assert snapshot(built.root / "site") == before
+    assert staging_dirs(built) == []

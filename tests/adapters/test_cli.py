@@ -439,3 +439,38 @@ def test_python_m_and_the_entry_point_list_the_same_commands():
     ).stdout
     commands = set(re.findall(r"^  ([a-z][a-z-]*)\s", listed.split("Commands:")[1], re.M))
     assert commands == set(main.commands)
+
+
+def test_a_checkout_that_cannot_be_written_is_one_line(project: Project, monkeypatch):
+    """`incidents new` and `incidents schema` in a read-only checkout (or on a full disk) say
+    what could not be written, in one line, without a traceback."""
+    import errno
+    from pathlib import Path as RealPath
+
+    def refuse(self, *args, **kwargs):
+        raise OSError(errno.EROFS, "Read-only file system", str(self))
+
+    monkeypatch.setattr(RealPath, "write_text", refuse)
+    runner = CliRunner()
+    made = runner.invoke(
+        main,
+        [
+            "new",
+            "acme-ro-2025",
+            "--root",
+            str(project.root),
+            "--lang",
+            "en",
+            "--title",
+            "T",
+            "--organization",
+            "acme",
+            "--domain",
+            "ai-infra",
+            "--no-interactive",
+        ],
+    )
+    assert made.exit_code == 1
+    assert made.exception is None or isinstance(made.exception, SystemExit)
+    assert "incidents new: Read-only file system: " in made.output
+    assert "Traceback" not in made.output

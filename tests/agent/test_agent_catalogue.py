@@ -169,3 +169,41 @@ def test_korean_written_decomposed_is_found_like_any_other(project):
     found = Catalogue(build_library(checked.taxonomy, checked.result.incidents))
     for query in ("번인 테스트", unicodedata.normalize("NFD", "번인 테스트")):
         assert [hit.id for hit in found.search(query, None, "ko").results] == ["acme-gpu-outage"]
+
+
+def test_exports_carry_the_sites_address_when_the_build_knew_it(library, tmp_path):
+    """URLs from `--from` exports are absolute when the build knew the site's address (or one is
+    given), and relative, never invented, when neither is known."""
+    for site_url, given, expected in [
+        ("https://lib.example.org/", None, "https://lib.example.org/en/cases/"),
+        ("https://lib.example.org/", "https://mirror.example.net/", "https://mirror.example.net/"),
+        ("", None, "en/cases/"),
+    ]:
+        folder = tmp_path / (site_url.replace(":", "").replace("/", "_") or "none")
+        for path, data in api_files(library, site_url).items():
+            (folder / path).parent.mkdir(parents=True, exist_ok=True)
+            (folder / path).write_bytes(data)
+        found = Catalogue.from_export(folder / "api", given).search("xid 79", None, "en", 1)
+        assert found.results[0].url.startswith(expected), (site_url, given)
+
+
+@pytest.mark.parametrize(
+    ("setting", "environment", "expected"),
+    [
+        ('site_url: !ENV [SITE_URL, ""]', {}, ""),
+        ('site_url: !ENV [SITE_URL, ""]', {"SITE_URL": "https://a.example/"}, "https://a.example/"),
+        ("site_url: https://b.example/lib/", {}, "https://b.example/lib/"),
+        ("site_name: x", {}, ""),
+        ("site_url: javascript:alert(1)", {}, ""),
+    ],
+)
+def test_the_agent_server_reads_site_url_as_mkdocs_does(
+    tmp_path, monkeypatch, setting, environment, expected
+):
+    from generator.adapters.mcp import site_url_of
+
+    monkeypatch.delenv("SITE_URL", raising=False)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    (tmp_path / "mkdocs.yml").write_text(f"site_name: Lib\n{setting}\n", encoding="utf-8")
+    assert site_url_of(tmp_path) == expected

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 import yaml
-
 from conftest import REPO
+
 from generator.audit.live import cluster_role
 
 DOC = (REPO / "docs" / "AUDIT.md").read_text(encoding="utf-8")

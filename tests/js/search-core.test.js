@@ -12,8 +12,8 @@ const data = JSON.parse(fs.readFileSync(process.env.SEARCH_VECTORS_JSON, "utf8")
 const analyzer = new core.Analyzer(data.rules);
 
 function index() {
-  const vocabulary = core.Vocabulary.fromDocuments(data.corpus.map((d) => d.words), data.shown);
-  return core.memoryIndex(data.corpus, data.synonyms, vocabulary, data.termNames);
+  const vocabulary = core.Vocabulary.fromDocuments(data.corpus, data.shown);
+  return core.memoryIndex(data.corpus, data.synonyms, vocabulary, data.termNames, data.termPhrases);
 }
 
 for (const vector of data.vectors.words) {
@@ -25,11 +25,12 @@ for (const vector of data.vectors.words) {
 for (const vector of data.vectors.searches) {
   test(`search: ${vector.query || JSON.stringify(vector.filters || {})}`, async () => {
     const engine = new core.Engine(data.rules, index());
-    const result = await engine.search(vector.query, vector.filters || {});
+    const result = await engine.search(vector.query.repeat(vector.repeat || 1), vector.filters || {});
     assert.deepEqual(result.ids, vector.ids);
     assert.deepEqual(result.dropped, vector.dropped || []);
     assert.deepEqual(result.corrections, vector.corrections || []);
     if (vector.required !== undefined) assert.equal(result.required, vector.required);
+    assert.equal(result.partial, vector.ids.length - result.exact);
     assert.equal(result.exact, vector.exact !== undefined ? vector.exact : vector.ids.length);
     for (const [facet, expected] of Object.entries(vector.counts || {})) {
       assert.deepEqual(result.counts[facet], expected);
@@ -40,8 +41,8 @@ for (const vector of data.vectors.searches) {
 for (const vector of data.vectors.passages) {
   test(`passage: ${vector.query}`, async () => {
     const engine = new core.Engine(data.rules, index());
-    const planned = await engine.groups(vector.query);
-    const found = engine.passage(vector.sentences, planned.groups, null);
+    const result = await engine.search(vector.query, {});
+    const found = engine.passage(vector.sentences, result.groups, null);
     assert.equal(found.text, vector.text);
     assert.deepEqual(found.marks, vector.marks);
   });
@@ -53,11 +54,12 @@ test("the Python engine's results on the library's own queries", async () => {
   if (!data.library) return;
   for (const lang of Object.keys(data.library)) {
     const library = data.library[lang];
-    const vocabulary = core.Vocabulary.fromDocuments(library.docs.map((d) => d.words), library.shown);
-    const engine = new core.Engine(data.rules, core.memoryIndex(library.docs, library.synonyms, vocabulary, library.termNames));
-    for (const [query, expected] of library.answers) {
+    const vocabulary = core.Vocabulary.fromDocuments(library.docs, library.shown);
+    const engine = new core.Engine(data.rules, core.memoryIndex(library.docs, library.synonyms, vocabulary, library.termNames, library.termPhrases));
+    for (const [query, expected, exact] of library.answers) {
       const result = await engine.search(query, {});
       assert.deepEqual(result.ids, expected, `${lang}: ${query}`);
+      assert.equal(result.exact, exact, `${lang}: ${query} (full matches)`);
     }
   }
 });

@@ -117,7 +117,7 @@ class TestApiFiles:
         assert [json.loads(row.rstrip(","))["id"] for row in rows] == [
             i.id for i in LIBRARY.incidents
         ]
-        assert lines[:3] == ["{", '"version":1,', f'"count":{len(INCIDENTS)},']
+        assert lines[:4] == ["{", '"version":1,', '"site_url":null,', f'"count":{len(INCIDENTS)},']
         empty = api_files(build_library(TAX, []))["api/incidents.json"].decode("utf-8")
         assert json.loads(empty)["incidents"] == [] and '"incidents":[]' in empty
 

@@ -53,3 +53,65 @@ def test_files_are_deterministic_and_beside_the_pages():
         + [f"{lang}/cases/{case}.md" for lang in ("ko", "en") for case in ("a", "b")]
     )
     assert files == markdown_files(LIBRARY)
+
+
+def hostile_library():
+    """Two cases whose values are Markdown syntax: a summary of backticks, a title with a
+    script link and a remote image, a source title with an image, a body with raw HTML and a
+    code block that is never closed."""
+    from dataclasses import replace
+
+    from test_outputs_search_data import TAX, make
+
+    from generator.model.incident import CaseText, Section
+    from generator.model.library import build_library
+
+    first = make("a", "2024-01")
+    source = first.meta.sources[0].model_copy(
+        update={"title": "![pixel](https://tracker.example/p.png) [x](javascript:alert(1))"}
+    )
+    meta = first.meta.model_copy(update={"sources": (source,)})
+    texts = tuple(
+        CaseText(
+            text.lang,
+            "[click](javascript:alert(1)) ![p](https://tracker.example/t.png)",
+            "```",
+            tuple(
+                Section(s.key, "<img src=https://tracker.example/h.png> `<ok>`\n```\nopen", s.line)
+                for s in text.sections
+            ),
+            text.path,
+        )
+        for text in first.texts
+    )
+    return build_library(TAX, [replace(first, meta=meta, texts=texts), make("b", "2024-02")])
+
+
+def test_values_are_text_and_no_case_swallows_the_next():
+    """Rendered by a Markdown reader (cmark), the exports fetch nothing, link nowhere but http(s),
+    and every case keeps its own headings: nothing a contributor writes becomes syntax."""
+    import cmarkgfm
+
+    library = hostile_library()
+    files = markdown_files(library, "https://example.org/")
+    for path, text in files.items():
+        html = cmarkgfm.github_flavored_markdown_to_html(
+            text, options=cmarkgfm.Options.CMARK_OPT_UNSAFE
+        )
+        assert "<img" not in html, path
+        assert "javascript:" not in re.sub(r">[^<]*<", "><", html), path  # only as text
+        hrefs = re.findall(r'href="([^"]*)"', html)
+        assert all(h.startswith(("https://", "http://", "mailto:", "ko/", "en/")) for h in hrefs)
+    full = cmarkgfm.github_flavored_markdown_to_html(files["llms-full.txt"])
+    # Every text of every case is a level-two heading of its own, with its sections below it.
+    assert len(re.findall(r"<h2>", full)) == sum(len(i.texts) for i in library.incidents)
+    assert re.findall(r"<h2>(.*?)</h2>", full)[:2] == ["b title en", "b title ko"]  # newest first
+    assert full.count("<h3>Symptoms</h3>") == sum(
+        1 for i in library.incidents for t in i.texts if t.lang == "en"
+    )
+    case = cmarkgfm.github_flavored_markdown_to_html(files["en/cases/a.md"])
+    [title] = re.findall(r"<h1>(.*?)</h1>", case)
+    assert re.sub(r"<[^>]+>", "", title) == (
+        "[click](javascript:alert(1)) ![p](https://tracker.example/t.png)"
+    )
+    assert "<p>```</p>" in case

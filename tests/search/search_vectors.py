@@ -38,10 +38,17 @@ def corpus() -> Corpus:
         )
     texts = [f"{case.get('title', '')} {case['lead']} {case['body']}" for case in data["corpus"]]
     names: dict[str, tuple[str, ...]] = {}
+    phrases: dict[tuple[str, ...], tuple[str, ...]] = {}
     for key, term_names in data.get("term_names", {}).items():
         for name in term_names:
             if word := analyzer.single_word(name):
                 names[word] = (*names.get(word, ()), key)
+            elif len(words := tuple(analyzer.words(name))) > 1:
+                phrases[words] = (*phrases.get(words, ()), key)
     return Corpus(
-        documents, synonym_groups(data["synonyms"], analyzer), analyzer.shown_forms(texts), names
+        documents,
+        synonym_groups(data["synonyms"], analyzer),
+        analyzer.shown_forms(texts),
+        names,
+        term_phrases=phrases,
     )

@@ -8,7 +8,7 @@ import shutil
 import subprocess
 
 import pytest
-from conftest import REPO, SEARCH_QUERIES
+from conftest import REPO, SEARCH_ALL
 from search_vectors import corpus, vectors
 
 from generator.outputs.search_data import encode_positions
@@ -39,7 +39,7 @@ def documents(found) -> list[dict]:
 def test_the_browser_engine_passes_the_vectors_and_agrees_with_python(tmp_path, repository_library):
     small = corpus()
     library = repository_library
-    queries = SEARCH_QUERIES
+    queries = SEARCH_ALL
     answers = {}
     for lang in ("ko", "en"):
         built = build_corpus(library, lang)
@@ -48,8 +48,11 @@ def test_the_browser_engine_passes_the_vectors_and_agrees_with_python(tmp_path, 
             "synonyms": {w: list(o) for w, o in built.corpus.synonyms.items()},
             "shown": built.corpus.shown,
             "termNames": {w: list(k) for w, k in built.corpus.term_names.items()},
+            "termPhrases": [[list(w), list(k)] for w, k in built.corpus.term_phrases.items()],
             "answers": [
-                [q["query"], list(search(built.corpus, q["query"]).ids)] for q in queries[lang]
+                [q["query"], list(found.ids), found.exact]
+                for q in queries[lang]
+                if (found := search(built.corpus, q["query"]))
             ],
         }
     data = {
@@ -58,6 +61,7 @@ def test_the_browser_engine_passes_the_vectors_and_agrees_with_python(tmp_path, 
         "synonyms": {w: list(o) for w, o in small.synonyms.items()},
         "shown": small.shown,
         "termNames": {w: list(k) for w, k in small.term_names.items()},
+        "termPhrases": [[list(w), list(k)] for w, k in small.term_phrases.items()],
         "vectors": vectors(),
         "library": answers,
         # Lists of positions as the build encodes them for the browser (outputs/search_data.py)
@@ -81,5 +85,6 @@ def test_the_browser_engine_passes_the_vectors_and_agrees_with_python(tmp_path, 
         text=True,
         timeout=300,
     )
-    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    failed = [line for line in done.stdout.splitlines() if "not ok" in line or "Error" in line]
+    assert done.returncode == 0, "\n".join(failed[:20]) + done.stdout[-3000:] + done.stderr[-2000:]
     assert "# fail 0" in done.stdout

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from search_vectors import corpus, vectors
 
 from generator.search.analyzer import HANGUL, Analyzer, default_analyzer
-from generator.search.engine import passage, query_groups, search
+from generator.search.engine import passage, search
 
 DATA = vectors()
 
@@ -23,23 +23,27 @@ def test_document_words(case):
     assert default_analyzer().document_words(case["text"]) == case["words"]
 
 
-@pytest.mark.parametrize("case", DATA["searches"], ids=lambda c: c["query"] or "(filters)")
+@pytest.mark.parametrize(
+    "case",
+    DATA["searches"],
+    ids=lambda c: c["query"][:40] * min(c.get("repeat", 1), 3) or "(filters)",
+)
 def test_searches(case):
-    result = search(corpus(), case["query"], case.get("filters"))
+    result = search(corpus(), case["query"] * case.get("repeat", 1), case.get("filters"))
     assert list(result.ids) == case["ids"]
     assert list(result.dropped) == case.get("dropped", [])
     assert [list(c) for c in result.corrections] == case.get("corrections", [])
     if "required" in case:
         assert result.required == case["required"]
     assert result.exact == case.get("exact", len(result.ids))
+    assert result.partial == len(result.ids) - result.exact
     for facet, expected in case.get("counts", {}).items():
         assert dict(result.counts[facet]) == expected
 
 
 @pytest.mark.parametrize("case", DATA["passages"], ids=lambda c: c["query"])
 def test_passages(case):
-    groups, _ = query_groups(case["query"], corpus())
-    found = passage(case["sentences"], groups)
+    found = passage(case["sentences"], search(corpus(), case["query"]).groups)
     assert found is not None
     assert found.text == case["text"]
     assert [list(m) for m in found.marks] == case["marks"]

@@ -64,7 +64,7 @@ def query_params(page) -> dict[str, list[str]]:
 # The page's searches, one after another in one call for the whole set.
 TOP_3 = """async queries => {
   const out = [];
-  for (const q of queries) out.push((await IncidentLibrary.search(q, {}, 1)).items.slice(0, 3).map(i => i.id));
+  for (const q of queries) out.push((await IncidentLibrary.search(q, {}, 1)).ids.slice(0, 3));
   return out;
 }"""
 
@@ -109,7 +109,7 @@ SEARCH_IN_PAGE = """async searches => {
   for (const [q, filters] of searches) {
     const r = await IncidentLibrary.search(q, filters, 1);
     out.push({ids: r.ids, exact: r.exact, counts: r.counts, dropped: r.dropped, corrections: r.corrections,
-              passages: r.items.map(i => i.passage ? [i.passage.text, i.passage.marks] : null)});
+              passages: r.items.concat(r.partialItems).map(i => i.passage ? [i.passage.text, i.passage.marks] : null)});
   }
   return out;
 }"""
@@ -125,7 +125,12 @@ def python_answers(library):
             for filters in filter_combinations(library):
                 result = search(built.corpus, case["query"], filters)
                 passages = []
-                for case_id in result.ids[:20]:
+                # The page's first page: up to 20 full matches, then (when they fit on one
+                # page) the first 20 cases that match part of the query.
+                shown = list(result.ids[: min(result.exact, 20)])
+                if result.exact <= 20:
+                    shown += result.ids[result.exact : result.exact + 20]
+                for case_id in shown:
                     found = passage(built.sentences[case_id], result.groups, result.weights)
                     passages.append([found.text, [list(m) for m in found.marks]] if found else None)
                 answers[lang, case["query"], str(filters)] = {

@@ -89,6 +89,16 @@ def _symlink_outside(project: Project) -> None:
     project.write(f"incidents/{TRANSLATION}", translation_text())
 
 
+def _beside_translation(make: Callable[[Path], None]) -> Callable[[Project], None]:
+    """The original as `make` leaves it (a link, a FIFO), beside a valid translation."""
+
+    def write(project: Project) -> None:
+        make(project.incidents / ORIGINAL)
+        project.write(f"incidents/{TRANSLATION}", translation_text())
+
+    return write
+
+
 def _not_utf8_name(project: Project) -> None:
     name = os.fsdecode(b"acme-gpu-caf\xe9.md")  # a Latin-1 file name
     (project.incidents / name).write_text(incident_text("acme-gpu-cafe"), encoding="utf-8")
@@ -154,6 +164,32 @@ GENERATED = [
         1,
         f"{P}:1:1: is a symbolic link; commit the incident file itself",
         _symlink_outside,
+    ),
+    Case(
+        "symlink-that-loops",
+        1,
+        f"{P}:1:1: is a symbolic link that loops back on itself; commit the incident file itself",
+        _beside_translation(lambda path: path.symlink_to(path.name)),
+    ),
+    Case(
+        "symlink-to-dev-zero",
+        1,
+        f"{P}:1:1: is a symbolic link to /dev/zero, outside the project; commit the incident "
+        "file itself",
+        _beside_translation(lambda path: path.symlink_to("/dev/zero")),
+    ),
+    Case(
+        "symlink-to-nothing",
+        1,
+        f"{P}:1:1: is a symbolic link to gone.md, which does not exist; commit the incident "
+        "file itself",
+        _beside_translation(lambda path: path.symlink_to("gone.md")),
+    ),
+    Case(
+        "fifo-named-like-an-incident",
+        1,
+        f"{P}:1:1: is a FIFO (named pipe), not a file; commit the incident file itself",
+        _beside_translation(lambda path: os.mkfifo(path)),
     ),
     Case(
         "file-name-not-utf8",

@@ -440,12 +440,42 @@ class TestValuesThatLookRightButAreNot:
     def test_invisible_and_bidirectional_characters_are_refused(self, project):
         project.add_incident(title="Acme: GPUs\u200b fall off the bus")
         assert messages(project) == [
-            f"{P}:3:8: title: contains the invisible character U+200B; delete it"
+            f"{P}:3:19: file contains the invisible character U+200B (ZERO WIDTH SPACE); delete it"
         ]
         project.add_incident(title="Acme: GPUs \u202efall off the bus")
         assert messages(project) == [
             f"{P}:3:20: file contains a bidirectional control U+202E; delete it"
         ]
+
+    @pytest.mark.parametrize(
+        ("char", "name"),
+        [
+            ("\U000e0049", "TAG LATIN CAPITAL LETTER I"),
+            ("\u3164", "HANGUL FILLER"),
+            ("\u034f", "COMBINING GRAPHEME JOINER"),
+            ("\ufe0f", "VARIATION SELECTOR-16"),
+            ("\u2800", "BRAILLE PATTERN BLANK"),
+        ],
+    )
+    def test_text_no_reader_sees_is_refused_wherever_it_is(self, project, char, name):
+        """Unicode's invisible characters, in the front matter or the body (tag characters
+        would carry instructions to language models through llms.txt unseen)."""
+        project.add_incident(body=BODY_EN.replace("A driver update.", f"A driver{char} update."))
+        assert messages(project) == [
+            f"{P}:30:9: file contains the invisible character U+{ord(char):04X} ({name}); delete it"
+        ]
+
+    @pytest.mark.parametrize(
+        ("title", "expected"),
+        [
+            ("ᏀᏢՍ failure at Acme", "the word 'ᏀᏢՍ' mixes letters of several scripts"),
+            ("Acme: ТОР of rack fails", "the word 'ТОР' is written in Cyrillic letters"),
+        ],
+    )
+    def test_lookalike_words_are_refused(self, project, title, expected):
+        project.add_incident(title=title)
+        [problem] = messages(project)
+        assert problem.startswith(f"{P}:3:8: title: {expected}"), problem
 
     def test_decomposed_korean_is_read_as_composed(self, project):
         """Text saved in NFD (as some editors do) is the same text as NFC once loaded."""
@@ -508,3 +538,47 @@ def test_plain_words_for_the_validation_librarys_messages(project):
         f"{P}:17:3: scale.tokens: unknown field; the fields here are gpus, hosts, nodes, "
         "clusters" in found
     )
+
+
+@pytest.mark.parametrize(
+    ("prose", "line", "expected"),
+    [
+        ("See ![the graph](https://tracker.example/pixel.png).", 32, "images are not shown"),
+        ("See [the notes](javascript:alert(1)).", 32, "links may only go to http(s) or mailto"),
+        ("See <data:text/html,hi>.", 32, "links may only go to http(s) or mailto"),
+        ("See [the notes][n].\n\n[n]: vbscript:run", 34, "links may only go to http(s) or"),
+    ],
+)
+def test_prose_may_not_fetch_or_run_anything(project, prose: str, line: int, expected: str):
+    """The page drops images and unsafe links; the check says so at their line, because the
+    Markdown exports (read by language models) carry the prose as written."""
+    project.add_incident(body=BODY_EN.replace("A driver update.", "A driver update.\n\n" + prose))
+    project.write(T, translation_text())
+    [problem] = messages(project)
+    assert problem.startswith(f"{P}:{line}:1: section 'Trigger': {expected}"), problem
+
+
+def test_prose_with_safe_links_and_code_passes(project):
+    prose = "See [the notes](https://example.org/n) and `![not an image](x)` or <https://x.org>."
+    project.add_incident(body=BODY_EN.replace("A driver update.", "A driver update.\n\n" + prose))
+    project.write(T, translation_text())
+    assert messages(project) == []
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("http://127.0.0.1/postmortem", "not an IP address or local name"),
+        ("http://2130706433/", "not an IP address or local name"),
+        ("http://169.254.169.254/latest/meta-data/", "not an IP address or local name"),
+        ("http://[::1]/x", "not an IP address or local name"),
+        ("http://10.0.0.7/wiki", "not an IP address or local name"),
+        ("https://wiki.corp.internal/pm", "is a local name"),
+        ("https://reports.acme.dev\\\\@127.0.0.1/", "a backslash is not allowed"),
+        ("https://user:secret@reports.acme.dev/pm", "user name or password"),
+    ],
+)
+def test_a_source_must_name_a_public_host(project, url, expected):
+    project.add_incident(url=f'"{url}"')
+    [problem] = messages(project)
+    assert problem.startswith(f"{P}:18:10: sources[0].url: ") and expected in problem, problem

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import yaml
 
+from ...load.inputs import input_problems
 from ...load.project import ProjectPaths
 from .plugin import MARKER
 
@@ -35,6 +36,11 @@ def build_site(paths: ProjectPaths, strict: bool = False, site_dir: Path | None 
     from click.exceptions import Abort, ClickException
     from mkdocs.__main__ import cli
 
+    # MkDocs reads mkdocs.yml before the plugin runs: a link out of the project is refused here.
+    outside = input_problems(paths.root, [paths.root / "mkdocs.yml"])
+    if outside:
+        print("\n".join(f"error: {p.format()}" for p in outside), file=sys.stderr)
+        return 1
     args = ["build", "--clean", "-f", str(paths.root / "mkdocs.yml")]
     if strict:
         args.append("--strict")
@@ -78,5 +84,9 @@ _Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
 
 
 def serve_site(paths: ProjectPaths, dev_addr: str) -> int:
+    outside = input_problems(paths.root, [paths.root / "mkdocs.yml"])
+    if outside:
+        print("\n".join(f"error: {p.format()}" for p in outside), file=sys.stderr)
+        return 1
     # --dirty: after the first build, only the pages an edit changed are written again
     return subprocess.call(_command(paths, "serve", "--dirty", "-a", dev_addr), cwd=paths.root)

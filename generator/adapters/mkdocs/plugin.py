@@ -64,6 +64,7 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         previous = self.site if preview else None
         executor = self.executor = serial if preview else default_executor()
         try:
+            support.refuse_outside_inputs(config, root)
             support.resolve_site_url(config, preview)
             options = support.site_options(config)
             self.preview.inputs = (paths, options)

@@ -20,6 +20,7 @@ from watchdog.observers import Observer
 from watchdog.observers.polling import PollingObserver
 
 from ...languages import AUTONYMS, DEFAULT, LANGS, of_url
+from ...load.inputs import input_problems
 from ...load.project import ProjectPaths
 from ...pages import urls
 from ...pages.build import SiteOptions
@@ -64,6 +65,30 @@ def sources(config, paths: ProjectPaths) -> list[Path]:
     root = paths.root
     theme = Path(config.theme.custom_dir) if config.theme.custom_dir else root / "overrides"
     return [paths.incidents, paths.taxonomy, Path(config.docs_dir), theme, root / "generator"]
+
+
+def inputs(config, root: Path) -> list[Path]:
+    """What MkDocs reads for the site besides the library: mkdocs.yml, the hand-written pages, the
+    theme's overrides and any other theme folder inside the project (an installed theme's own
+    files are not the project's to check)."""
+    found = [Path(config.config_file_path)] if config.config_file_path else []
+    found.append(Path(config.docs_dir))
+    if config.theme.custom_dir:
+        found.append(Path(config.theme.custom_dir))
+    project = root.resolve()
+    for folder in config.theme.dirs:
+        real = Path(folder).resolve()
+        if real == project or project in real.parents:
+            found.append(Path(folder))
+    return list(dict.fromkeys(found))
+
+
+def refuse_outside_inputs(config, root: Path) -> None:
+    """Stop before anything is built or written if MkDocs would read a file from outside the
+    project (load/inputs.py says why)."""
+    problems = input_problems(root, inputs(config, root))
+    if problems:
+        raise SettingsError("\n".join(p.format() for p in problems))
 
 
 class SettingsError(ValueError):

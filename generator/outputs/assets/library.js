@@ -100,7 +100,7 @@
     return loadScript("index.js").then(function () {
       var payload = data().index;
       var docs = window.IncidentSearch.documents(payload, FACETS);
-      return { docs: docs, synonyms: payload.synonyms, termNames: payload.termNames };
+      return { docs: docs, synonyms: payload.synonyms, termNames: payload.termNames, termPhrases: payload.termPhrases };
     });
   }
 
@@ -131,15 +131,8 @@
 
   function partsIndex() {
     return loadIndex().then(function (index) {
-      var startOf = window.IncidentSearch.startOf;
       index.name = "local";
       index.vocabulary = vocabularyPart;
-      index.postings = function (word) {
-        return vocabularyPart(startOf(word, TERMS.rules)).then(function (part) { return part.lookup(word); });
-      };
-      index.fields = function (word) {
-        return vocabularyPart(startOf(word, TERMS.rules)).then(function (part) { return part.fields(word); });
-      };
       return index;
     });
   }
@@ -193,28 +186,33 @@
     }));
   }
 
+  // The page's cards: the full matches of `page`, and on the last page the first PAGE_SIZE of
+  // the cases that match part of the query (`partialItems`, shown collapsed).
   function search(engine, query, filters, page, stale) {
     var texts = [];
     return engine.search(query, filters, { stale: stale }).then(function (result) {
       if (!result) return null;
       var positions = result.positions;
-      var last = Math.max(1, Math.ceil(positions.length / PAGE_SIZE));
+      var full = positions.slice(0, result.exact);
+      var last = Math.max(1, Math.ceil(full.length / PAGE_SIZE));
       // A page past the last one (an old link, a shrunken library) shows the last page.
       result.page = Math.min(page, last);
-      var shown = positions.slice((result.page - 1) * PAGE_SIZE, result.page * PAGE_SIZE);
-      return loadTexts(shown).then(function (loaded) {
+      var shown = full.slice((result.page - 1) * PAGE_SIZE, result.page * PAGE_SIZE);
+      var partial = result.page === last ? positions.slice(result.exact, result.exact + PAGE_SIZE) : [];
+      var both = shown.concat(partial);
+      return loadTexts(both).then(function (loaded) {
         texts = loaded;
         // A card that did not load is shown by its id alone, which ids.js then gives.
         var missing = texts.indexOf(null) !== -1 || texts.indexOf(undefined) !== -1;
         return missing ? loadIds(engine) : null;
       }).then(function () {
-        var ids = shown.map(function (at, n) { return texts[n] ? texts[n].id : engine.index.docs[at].id; });
-        return Promise.all([ids, loadSections(positions.length <= FULL_CARDS ? ids : [])]);
+        var ids = both.map(function (at, n) { return texts[n] ? texts[n].id : engine.index.docs[at].id; });
+        return Promise.all([ids, loadSections(full.length <= FULL_CARDS ? ids.slice(0, shown.length) : [])]);
       }).then(function (loaded) {
         var ids = loaded[0];
         var sections = loaded[1];
         if (stale && stale()) return null;
-        result.items = shown.map(function (at, n) {
+        var items = both.map(function (at, n) {
           var text = texts[n];
           var id = ids[n];
           if (!text) return { id: id, url: "cases/" + id + ".html", title: id, summary: "", terms: {} };
@@ -223,17 +221,19 @@
           if (result.groups.length) item.passage = engine.passage(text.sentences, result.groups, result.weights);
           return item;
         });
+        result.items = items.slice(0, shown.length);
+        result.partialItems = items.slice(shown.length);
         result.allIds = function (limit) {
           return loadIds(engine).then(function () {
             return positions.slice(0, limit).map(function (at) { return engine.index.docs[at].id; });
           });
         };
-        // How many of the cases found carry each term, facet by facet: the "check your cluster"
+        // How many of the cases found (the full matches) carry each term, facet by facet: the "check your cluster"
         // list and each facet's "원인별 N" (the values present in these results), where the
         // facet counts say what choosing each value would give.
         var present = {};
         FACETS.forEach(function (facet) { present[facet] = {}; });
-        result.positions.forEach(function (at) {
+        full.forEach(function (at) {
           var terms = engine.index.docs[at].terms;
           FACETS.forEach(function (facet) {
             (terms[facet] || []).forEach(function (id) { present[facet][id] = (present[facet][id] || 0) + 1; });
@@ -265,7 +265,7 @@
     });
     var page = parseInt(params.get("page") || "1", 10);
     return {
-      query: params.get("q") || "",
+      query: window.IncidentSearch.boundedQuery(params.get("q") || "", TERMS.rules),
       filters: filters,
       page: page > 0 ? page : 1,
       graph: params.get("graph") === "1",
@@ -376,6 +376,7 @@
       class: "il-search__input",
       placeholder: S.search_placeholder,
       autocomplete: "off",
+      maxlength: String(TERMS.rules.max_query_chars),
       "data-il-query": "",
     });
     var label = el("label", { for: "il-query", class: "il-search__label", text: S.search_label });
@@ -693,7 +694,9 @@
       history.replaceState(null, "", stateUrl(state));
       updateAlternates();
     }
-    var total = result.total;
+    // The results are the cases that match the whole query; those that match part of it follow,
+    // collapsed, under their own heading.
+    var total = result.exact;
     var start = total ? (state.page - 1) * PAGE_SIZE + 1 : 0;
     var end = Math.min(total, state.page * PAGE_SIZE);
     var note = state.query ? format(S.query_note, { q: state.query }) : S.newest_first_note;
@@ -701,21 +704,21 @@
       note += " " + format(S.corrected_word, { typed: pair[0], taken: pair[1] });
     });
     if (result.dropped && result.dropped.length) note += " " + format(S.dropped_words, { words: result.dropped.join(", ") });
-    if (state.query && result.exact < total) {
-      note += " " + format(S.partial_matches, { n: result.exact.toLocaleString(LANG), m: (total - result.exact).toLocaleString(LANG) });
-    }
     if (result.ignored && result.ignored.length) note += " " + format(S.ignored_words, { n: TERMS.rules.max_query_words });
     if (ui.note) ui.note.textContent = note;
     ui.count.textContent = format(total === 1 ? S.cases_count_one : S.cases_count, { n: total.toLocaleString(LANG) });
     ui.range.textContent = total ? format(S.range, { total: total.toLocaleString(LANG), start: start, end: end }) : S.no_results;
     ui.cards.textContent = "";
-    var firstPartial = state.query ? result.exact - (state.page - 1) * PAGE_SIZE : -1;
-    result.items.forEach(function (item, n) {
-      if (n === firstPartial) {
-        ui.cards.appendChild(el("h3", { class: "il-cards__partial", "data-il-partial": "", text: S.partial_heading }));
-      }
-      ui.cards.appendChild(card(item));
-    });
+    result.items.forEach(function (item) { ui.cards.appendChild(card(item)); });
+    var partial = result.partialItems || [];
+    if (partial.length) {
+      var count = result.total - result.exact;
+      var summary = el("summary", { class: "il-cards__partial", text: format(S.partial_heading, { n: count.toLocaleString(LANG) }) });
+      var details = el("details", { class: "il-partial", "data-il-partial": "" }, [summary]);
+      partial.forEach(function (item) { details.appendChild(card(item)); });
+      if (count > partial.length) details.appendChild(el("p", { class: "il-partial__more", text: format(S.partial_more, { shown: partial.length }) }));
+      ui.cards.appendChild(details);
+    }
     renderPagination(total);
     renderFacetCounts(result.counts, result.present || {});
     renderFilterButton(total);

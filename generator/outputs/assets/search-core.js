@@ -15,6 +15,9 @@
   "use strict";
 
   var HANGUL = /^[\uac00-\ud7a3]/;
+  // The order Unicode composes a Hangul syllable in: 0xAC00 + (initial * 21 + vowel) * 28 + final.
+  var VOWELS = "ㅏㅐㅑㅒㅓㅔㅕㅖㅗㅘㅙㅚㅛㅜㅝㅞㅟㅠㅡㅢㅣ";
+  var FINALS = " ㄱㄲㄳㄴㄵㄶㄷㄹㄺㄻㄼㄽㄾㄿㅀㅁㅂㅄㅅㅆㅇㅈㅊㅋㅌㅍㅎ";
 
   // ---- Text -> words -------------------------------------------------------------------------
   function Analyzer(rules) {
@@ -26,6 +29,24 @@
     for (var i = 0; i < this.endings.length; i++) this.endingSet[this.endings[i]] = true;
     this.stopwords = {};
     for (var j = 0; j < rules.stopwords.length; j++) this.stopwords[rules.stopwords[j]] = true;
+    // Predicates (rules.yml, korean.predicate), by the indexes of VOWELS and FINALS.
+    var predicate = rules.korean.predicate;
+    this.fused = {};
+    var self = this;
+    Object.keys(predicate.finals).forEach(function (final) {
+      var vowels = {};
+      predicate.finals[final].forEach(function (v) { vowels[VOWELS.indexOf(v)] = true; });
+      self.fused[FINALS.indexOf(final)] = vowels;
+    });
+    this.contracted = {};
+    Object.keys(predicate.contracted).forEach(function (v) {
+      self.contracted[VOWELS.indexOf(v)] = VOWELS.indexOf(predicate.contracted[v]);
+    });
+    // The words of a question that carry no meaning (rules.yml, `filler`), analysed.
+    this.filler = {};
+    (rules.filler || []).forEach(function (name) {
+      self.words(String(name)).forEach(function (w) { self.filler[w] = true; });
+    });
   }
 
   Analyzer.prototype.rawWords = function (text) {
@@ -46,10 +67,22 @@
     for (var i = 0; i < this.endings.length; i++) {
       var ending = this.endings[i];
       if (word.length - ending.length >= minimum && word.slice(-ending.length) === ending) {
-        return word.slice(0, -ending.length);
+        return this.predicateStem(word.slice(0, -ending.length));
       }
     }
-    return word;
+    return this.predicateStem(word);
+  };
+
+  // The last syllable without an ending fused into it: 사라짐 -> 사라지, 멈췄 -> 멈추.
+  Analyzer.prototype.predicateStem = function (word) {
+    if (word.length < this.rules.korean.min_stem || !HANGUL.test(word.charAt(word.length - 1))) return word;
+    var code = word.charCodeAt(word.length - 1) - 0xac00;
+    var start = code - (code % 588);
+    var vowel = Math.floor((code % 588) / 28);
+    var final = code % 28;
+    if (final && this.fused[final] && this.fused[final][vowel]) final = 0;
+    if (!final && this.contracted[vowel] !== undefined) vowel = this.contracted[vowel];
+    return word.slice(0, -1) + String.fromCharCode(0xac00 + start + vowel * 28 + final);
   };
 
   Analyzer.prototype.englishStem = function (word) {
@@ -120,8 +153,10 @@
     return previous[b.length];
   }
 
-  // `vocabulary`: the words that start as `word` does, with their frequencies.
-  function correction(word, vocabulary, rules) {
+  // `vocabulary`: the words that start as `word` does, with their frequencies; `known`: the
+  // synonyms and term names that start so (sorted); `typed`: the word as typed, compared too and
+  // first at the same distance (a typo's stem is no stem).
+  function correction(word, vocabulary, rules, known, typed) {
     var typo = rules.typo;
     var korean = HANGUL.test(word);
     if (word.length < (korean ? typo.korean_min_length : typo.min_length)) return null;
@@ -130,16 +165,21 @@
       if (word.length >= typo.max_distance[i][0]) limit = typo.max_distance[i][1];
     }
     if (korean) limit = 1;
+    var forms = typed && typed !== word ? [typed, word] : [word];
+    var candidates = vocabulary.words.concat(known || []);
     var best = null;
-    for (var w = 0; w < vocabulary.words.length; w++) {
-      var candidate = vocabulary.words[w];
-      if (Math.abs(candidate.length - word.length) > limit) continue;
-      var distance = editDistance(word, candidate, limit);
-      if (distance > limit) continue;
-      var key = [distance, -vocabulary.freq[w], candidate];
-      if (!best || compareKeys(key, best) < 0) best = key;
+    for (var w = 0; w < candidates.length; w++) {
+      var candidate = candidates[w];
+      var frequency = w < vocabulary.words.length ? vocabulary.freq[w] : vocabulary.frequency(candidate);
+      for (var rank = 0; rank < forms.length; rank++) {
+        if (Math.abs(candidate.length - forms[rank].length) > limit) continue;
+        var distance = editDistance(forms[rank], candidate, limit);
+        if (distance > limit) continue;
+        var key = [distance, rank, -frequency, candidate];
+        if (!best || compareKeys(key, best) < 0) best = key;
+      }
     }
-    return best ? best[2] : null;
+    return best ? best[3] : null;
   }
 
   function compareKeys(a, b) {
@@ -152,11 +192,9 @@
 
   // ---- The engine ------------------------------------------------------------------------------
   // An index: { docs: [{id, terms: {facet: [ids]}, order}], synonyms: {word: [words]},
-  // postings(word) -> Set or Promise<Set> of doc positions, fields(word) -> {lead: Set, title: Set}
-  // (or a Promise of it) of the docs with such a word in their lead and in their titles,
-  // vocabulary(start) -> Vocabulary or Promise<Vocabulary> of the words that begin with `start` }.
-  // Postings are a prefix match: the cases with a word that starts with `word`, or, when no
-  // indexed word does, those with the longest indexed word it starts with.
+  // termNames: {word: ["facet:term"]}, termPhrases: [[words], ["facet:term"]],
+  // vocabulary(start) -> Vocabulary or Promise<Vocabulary> of the words that begin with `start`,
+  // with the cases of each word, and those with it in their lead and in their titles }.
 
   function Engine(rules, index) {
     this.rules = rules;
@@ -165,34 +203,19 @@
     this.cache = {};
   }
 
-  // The cases with a word that starts with `word` (asked of the index only when the vocabulary
-  // says some word does); else those with the longest indexed word `word` starts with, if that
-  // is most of it (`fallback`).
-  Engine.prototype.postings = function (word) {
+  // What a query word stands for, from its vocabulary part: the indexed words (itself, if
+  // indexed and `exact_first`; else those that start with it; else the longest indexed word it
+  // starts with, if that is most of it: `fallback`), and the cases with one of them, with one in
+  // their lead (titles, summaries, the names of their terms), with one in their titles.
+  Engine.prototype.info = function (word) {
     var self = this;
     var cache = this.cache;
     if (!cache[word]) {
       cache[word] = this.vocabulary(startOf(word, this.rules)).then(function (vocabulary) {
-        if (vocabulary.hasPrefix(word)) return self.index.postings(word);
-        var share = self.rules.fallback[HANGUL.test(word) ? "hangul" : "latin"];
-        var shortest = Math.max(1, Math.ceil((word.length * share[0]) / share[1]));
-        for (var end = word.length - 1; end >= shortest; end--) {
-          var exact = vocabulary.exact(word.slice(0, end));
-          if (exact) return new Set(exact);
-        }
-        return new Set();
+        return vocabulary.info(vocabulary.expand(word, self.rules));
       });
     }
     return cache[word];
-  };
-
-  // The cases whose lead (titles, summaries, the names of their terms) and whose titles have a
-  // word that starts with `word`: {lead: Set, title: Set}. A match there weighs more.
-  Engine.prototype.fields = function (word) {
-    var cache = this.cache;
-    var key = "\u0001" + word;
-    if (!cache[key]) cache[key] = Promise.resolve(this.index.fields(word));
-    return cache[key];
   };
 
   // The cases tagged with the term "facet:term".
@@ -219,54 +242,150 @@
   };
 
   // The characters a correction keeps, and the part of the vocabulary a word is in.
+  // The part of a query the engines read: max_query_chars code points (not UTF-16 units, so
+  // the Python engine reads the same).
+  function boundedQuery(query, rules) {
+    return Array.from(query).slice(0, rules.max_query_chars).join("");
+  }
+
   function startOf(word, rules) {
     var same = rules.typo.same_start;
     return word.slice(0, HANGUL.test(word) ? same.hangul : same.latin);
   }
 
-  // The query's words, each with its alternatives: the word (or, when it matches nothing, the
-  // indexed word it is probably a typo of) and its synonyms. Past the cap, words are ignored.
+  // The query's words and the phrases in it that name a term, each with its alternatives: the
+  // word (or, when nothing starts with it, the word it is probably a typo of) and its synonyms;
+  // filler left out of a query that has other words. Past the cap, words are ignored.
   Engine.prototype.groups = function (query) {
     var self = this;
     var rules = this.rules;
-    var raws = this.analyzer.rawWords(query);
-    var seen = {};
-    var planned = [];
-    var ignored = [];
-    for (var i = 0; i < raws.length; i++) {
-      var word = this.analyzer.stem(raws[i]);
-      if (!word || !this.analyzer.longEnough(word) || seen[word]) continue;
-      seen[word] = true;
-      if (planned.length >= rules.max_query_words) ignored.push(raws[i]);
-      else planned.push({ typed: raws[i], word: word });
-    }
-    return Promise.all(
-      planned.map(function (item) {
-        return self.vocabulary(startOf(item.word, rules)).then(function (vocabulary) {
-          // No indexed word starts with it: perhaps a typo.
-          if (vocabulary.hasPrefix(item.word)) return null;
-          var fixed = correction(item.word, vocabulary, rules);
+    var analyzer = this.analyzer;
+    var raws = analyzer.rawWords(boundedQuery(query, rules)).map(function (raw) {
+      return Array.from(raw).slice(0, rules.max_word_chars).join("");
+    });
+    var joins = [];
+    for (var i = 1; i < raws.length && rules.join_words; i++) joins.push(analyzer.stem(raws[i - 1] + raws[i]));
+    return Promise.all(joins.map(function (w) { return self.frequency(w); })).then(function (counts) {
+      var frequency = {};
+      joins.forEach(function (w, n) { frequency[w] = counts[n]; });
+      // (typed, analysed); two words in a row that the index has as one are joined.
+      var words = [];
+      var joinable = false; // the word before was kept as typed: it may be joined with this one
+      raws.forEach(function (raw) {
+        var word = analyzer.stem(raw);
+        if (joinable && rules.join_words && HANGUL.test(words[words.length - 1][0]) === HANGUL.test(raw)) {
+          var before = words[words.length - 1][0];
+          var joined = analyzer.stem(before + raw);
+          if (frequency[joined]) {
+            words[words.length - 1] = [before + " " + raw, joined];
+            joinable = false;
+            return;
+          }
+        }
+        joinable = analyzer.longEnough(word);
+        if (joinable) words.push([raw, word]);
+      });
+      var phrases = self.phrases();
+      var units = [];
+      var seen = {};
+      function add(typed, raw, unit) {
+        var key = unit.join("\u0000");
+        if (seen[key]) return;
+        seen[key] = true;
+        units.push({ typed: typed, raw: raw, words: unit });
+      }
+      for (var at = 0; at < words.length; ) {
+        var found = false;
+        for (var size = Math.min(phrases.longest, words.length - at); size > 1 && !found; size--) {
+          var phrase = words.slice(at, at + size).map(function (w) { return w[1]; });
+          if (phrases.terms[phrase.join("\u0000")]) {
+            var typed = words.slice(at, at + size).map(function (w) { return w[0]; }).join(" ");
+            add(typed, typed, phrase);
+            at += size;
+            found = true;
+          }
+        }
+        if (!found) {
+          add(words[at][0], words[at][0].replace(/ /g, ""), [words[at][1]]);
+          at++;
+        }
+      }
+      var meaningful = units.filter(function (u) { return u.words.length > 1 || !analyzer.filler[u.words[0]]; });
+      if (meaningful.length) units = meaningful;
+      var planned = [];
+      var ignored = [];
+      units.forEach(function (unit) {
+        if (planned.length >= rules.max_query_words) ignored.push(unit.typed);
+        else planned.push(unit);
+      });
+      return Promise.all(planned.map(function (unit) {
+        if (unit.words.length > 1) return null;
+        var word = unit.words[0];
+        return self.vocabulary(startOf(word, rules)).then(function (vocabulary) {
+          // Nothing starts with it, and it is no synonym or term name: perhaps a typo.
+          if (vocabulary.hasPrefix(word) || self.known(word)) return null;
+          var fixed = correction(word, vocabulary, rules, self.knownStarting(startOf(word, rules)), unit.raw);
           return fixed && { word: fixed, shown: vocabulary.shown[fixed] || fixed };
         });
-      })
-    ).then(function (fixes) {
-      var groups = planned.map(function (item, i) {
-        var chosen = fixes[i] ? fixes[i].word : item.word;
-        var alternatives = [chosen];
-        var synonyms = self.index.synonyms[chosen] || [];
-        for (var s = 0; s < synonyms.length; s++) {
-          if (synonyms[s] !== chosen) alternatives.push(synonyms[s]);
-        }
-        return {
-          typed: item.typed,
-          alternatives: alternatives.slice(0, rules.max_alternatives),
-          terms: (self.index.termNames || {})[chosen] || [],
-          correction: fixes[i] ? fixes[i].word : null,
-          shown: fixes[i] ? fixes[i].shown : null,
-        };
+      })).then(function (fixes) {
+        var groups = planned.map(function (unit, n) {
+          if (unit.words.length > 1) {
+            return { typed: unit.typed, alternatives: [], terms: phrases.terms[unit.words.join("\u0000")], phrase: unit.words, correction: null, shown: null };
+          }
+          var chosen = fixes[n] ? fixes[n].word : unit.words[0];
+          var alternatives = [chosen];
+          var synonyms = self.index.synonyms[chosen] || [];
+          for (var s = 0; s < synonyms.length; s++) {
+            if (synonyms[s] !== chosen) alternatives.push(synonyms[s]);
+          }
+          return {
+            typed: unit.typed,
+            alternatives: alternatives.slice(0, rules.max_alternatives),
+            terms: (self.index.termNames || {})[chosen] || [],
+            phrase: [],
+            correction: fixes[n] ? fixes[n].word : null,
+            shown: fixes[n] ? fixes[n].shown : null,
+          };
+        });
+        return { groups: groups, ignored: ignored };
       });
-      return { groups: groups, ignored: ignored };
     });
+  };
+
+  // How many cases have exactly this word (its part must be loaded: `vocabulary`).
+  Engine.prototype.frequency = function (word) {
+    return this.vocabulary(startOf(word, this.rules)).then(function (vocabulary) {
+      var found = vocabulary.exact(word);
+      return found ? found.length : 0;
+    });
+  };
+
+  // A word the engine knows without the index having it: a synonym or a term's name.
+  Engine.prototype.known = function (word) {
+    var names = this.index.termNames || {};
+    return Object.prototype.hasOwnProperty.call(this.index.synonyms, word) || Object.prototype.hasOwnProperty.call(names, word);
+  };
+
+  Engine.prototype.knownStarting = function (start) {
+    var found = {};
+    [this.index.synonyms, this.index.termNames || {}].forEach(function (table) {
+      Object.keys(table).forEach(function (w) { if (w.indexOf(start) === 0) found[w] = true; });
+    });
+    return Object.keys(found).sort();
+  };
+
+  // The names of several words: {terms: {words joined by NUL: ["facet:term"]}, longest}.
+  Engine.prototype.phrases = function () {
+    if (!this.phraseTable) {
+      var terms = {};
+      var longest = 0;
+      (this.index.termPhrases || []).forEach(function (entry) {
+        terms[entry[0].join("\u0000")] = entry[1];
+        longest = Math.max(longest, entry[0].length);
+      });
+      this.phraseTable = { terms: terms, longest: longest };
+    }
+    return this.phraseTable;
   };
 
   function matchesFilters(doc, filters, skip) {
@@ -283,9 +402,13 @@
     return true;
   }
 
-  function startsWithAny(words, word) {
-    for (var w = 0; w < words.length; w++) if (words[w].indexOf(word) === 0) return true;
-    return false;
+  function intersect(sets) {
+    var out = new Set();
+    sets[0].forEach(function (v) {
+      for (var i = 1; i < sets.length; i++) if (!sets[i].has(v)) return;
+      out.add(v);
+    });
+    return out;
   }
 
   // How many of `count` query words a case must have (rules.yml, `matching`).
@@ -312,25 +435,40 @@
       var groups = planned.groups;
       return Promise.all(
         groups.map(function (group) {
-          return Promise.all(group.alternatives.map(function (a) {
-            return Promise.all([self.postings(a), self.fields(a)]);
-          }));
+          var words = group.phrase.length ? group.phrase : group.alternatives;
+          return Promise.all(words.map(function (w) { return self.info(w); }));
         })
       ).then(function (found) {
         if (stale()) return null;
         var matched = [];
         var dropped = [];
         groups.forEach(function (group, g) {
-          var union = new Set();
-          var lead = new Set();
-          var title = new Set();
-          found[g].forEach(function (pair) {
-            pair[0].forEach(function (v) { union.add(v); });
-            pair[1].lead.forEach(function (v) { lead.add(v); });
-            pair[1].title.forEach(function (v) { title.add(v); });
-          });
-          group.terms.forEach(function (key) { self.tagged(key).forEach(function (v) { union.add(v); }); });
-          var m = { group: group, found: union, literal: found[g][0][0], lead: lead, title: title };
+          var infos = found[g];
+          var tagged = new Set();
+          group.terms.forEach(function (key) { self.tagged(key).forEach(function (v) { tagged.add(v); }); });
+          var forms = [];
+          infos.forEach(function (info) { forms.push.apply(forms, info.words); });
+          var literal, lead, title, union;
+          if (group.phrase.length) {
+            literal = intersect(infos.map(function (info) { return info.found; }));
+            lead = intersect(infos.map(function (info) { return info.lead; }));
+            tagged.forEach(function (v) { lead.add(v); });
+            title = intersect(infos.map(function (info) { return info.title; }));
+            union = new Set(literal);
+          } else {
+            literal = infos[0].found;
+            lead = new Set();
+            title = new Set();
+            union = new Set();
+            infos.forEach(function (info) {
+              info.found.forEach(function (v) { union.add(v); });
+              info.lead.forEach(function (v) { lead.add(v); });
+              info.title.forEach(function (v) { title.add(v); });
+            });
+          }
+          tagged.forEach(function (v) { union.add(v); });
+          var matchedGroup = Object.assign({}, group, { forms: forms });
+          var m = { group: matchedGroup, found: union, literal: literal, lead: lead, title: title };
           if (union.size) matched.push(m);
           else dropped.push(group.typed); // no case has it, nor anything it was taken for
         });
@@ -388,6 +526,7 @@
           });
           counts[facet] = tally;
         });
+        var exact = chosen.filter(function (index) { return !matched.length || hits[index] >= required; }).length;
         var weightOf = {};
         matched.forEach(function (m, k) { weightOf[m.group.typed] = weights[k]; });
         return {
@@ -401,7 +540,8 @@
           corrections: groups.filter(function (g) { return g.correction; }).map(function (g) { return [g.typed, g.shown]; }),
           weights: weightOf,
           required: matched.length ? required : 0,
-          exact: chosen.filter(function (index) { return !matched.length || hits[index] >= required; }).length,
+          exact: exact,
+          partial: chosen.length - exact,
         };
       });
     });
@@ -425,6 +565,8 @@
     return best ? { text: best.text, marks: best.marks } : null;
   };
 
+  // A sentence word is marked when it, or its stem, is one of the indexed words a group
+  // matched (`forms`, set by `search`).
   Engine.prototype.marks = function (sentence, groups) {
     var lowered = sentence.toLowerCase();
     var pattern = new RegExp(this.rules.word_pattern, "g");
@@ -432,19 +574,17 @@
     var matched = [];
     var match;
     while ((match = pattern.exec(lowered)) !== null) {
-      var word = this.analyzer.stem(match[0]);
+      var raw = match[0];
+      var word = this.analyzer.stem(raw);
       var hit = false;
       for (var g = 0; g < groups.length; g++) {
-        var group = groups[g];
-        for (var a = 0; a < group.alternatives.length; a++) {
-          if (word.indexOf(group.alternatives[a]) === 0) {
-            hit = true;
-            if (matched.indexOf(group) === -1) matched.push(group);
-            break;
-          }
+        var forms = groups[g].forms || [];
+        if (forms.indexOf(word) !== -1 || forms.indexOf(raw) !== -1) {
+          hit = true;
+          if (matched.indexOf(groups[g]) === -1) matched.push(groups[g]);
         }
       }
-      if (hit) marks.push([match.index, match.index + match[0].length]);
+      if (hit) marks.push([match.index, match.index + raw.length]);
     }
     return { marks: marks, matched: matched };
   };
@@ -475,24 +615,37 @@
     return at < this.words.length && this.words[at].indexOf(word) === 0;
   };
 
-  // The cases with a word that starts with `word`.
-  Vocabulary.prototype.lookup = function (word) {
-    var found = new Set();
-    for (var i = this.first(word); i < this.words.length && this.words[i].indexOf(word) === 0; i++) {
-      this.postings[i].forEach(function (d) { found.add(d); });
+  // The indexed words a query word stands for (see Engine.prototype.info).
+  Vocabulary.prototype.expand = function (word, rules) {
+    var at = this.first(word);
+    if (rules.exact_first && at < this.words.length && this.words[at] === word) return [word];
+    var found = [];
+    for (var i = at; i < this.words.length && this.words[i].indexOf(word) === 0; i++) found.push(this.words[i]);
+    if (found.length) return found;
+    var share = rules.fallback[HANGUL.test(word) ? "hangul" : "latin"];
+    var shortest = Math.max(1, Math.ceil((word.length * share[0]) / share[1]));
+    for (var end = word.length - 1; end >= shortest; end--) {
+      if (this.exact(word.slice(0, end))) return [word.slice(0, end)];
     }
-    return found;
+    return [];
   };
 
-  // The cases with a word that starts with `word` in their lead, and in their titles.
-  Vocabulary.prototype.fields = function (word) {
-    var lead = new Set();
-    var title = new Set();
-    for (var i = this.first(word); i < this.words.length && this.words[i].indexOf(word) === 0; i++) {
-      this.lead[i].forEach(function (d) { lead.add(d); });
-      this.title[i].forEach(function (d) { title.add(d); });
+  // {words, found, lead, title}: the cases with one of `words`, in their lead, in their titles.
+  Vocabulary.prototype.info = function (words) {
+    var out = { words: words, found: new Set(), lead: new Set(), title: new Set() };
+    for (var w = 0; w < words.length; w++) {
+      var at = this.first(words[w]);
+      if (at >= this.words.length || this.words[at] !== words[w]) continue;
+      this.postings[at].forEach(function (d) { out.found.add(d); });
+      this.lead[at].forEach(function (d) { out.lead.add(d); });
+      this.title[at].forEach(function (d) { out.title.add(d); });
     }
-    return { lead: lead, title: title };
+    return out;
+  };
+
+  Vocabulary.prototype.frequency = function (word) {
+    var found = this.exact(word);
+    return found ? found.length : 0;
   };
 
   // The positions of the cases with exactly this word, or null.
@@ -514,38 +667,42 @@
     );
   };
 
-  Vocabulary.fromDocuments = function (docWords, shown) {
+  // `docs`: [{words, lead, title}] (a case's words, and those of its lead and its titles).
+  Vocabulary.fromDocuments = function (docs, shown) {
     var table = {};
-    for (var d = 0; d < docWords.length; d++) {
+    function add(field, d, words) {
       var seen = {};
-      for (var w = 0; w < docWords[d].length; w++) {
-        var word = docWords[d][w];
+      for (var w = 0; w < words.length; w++) {
+        var word = words[w];
         if (seen[word]) continue;
         seen[word] = true;
-        (table[word] || (table[word] = [])).push(d);
+        var row = table[word] || (table[word] = { postings: [], lead: [], title: [] });
+        row[field].push(d);
       }
     }
+    for (var d = 0; d < docs.length; d++) {
+      add("postings", d, docs[d].words);
+      add("lead", d, docs[d].lead || []);
+      add("title", d, docs[d].title || []);
+    }
     var words = Object.keys(table).sort();
-    return new Vocabulary(words, words.map(function (w) { return table[w]; }), shown);
+    return new Vocabulary(
+      words,
+      words.map(function (w) { return table[w].postings; }),
+      shown,
+      words.map(function (w) { return table[w].lead; }),
+      words.map(function (w) { return table[w].title; })
+    );
   };
 
-  // An index over a vocabulary held in memory, its documents with their `lead` and `title`.
-  function memoryIndex(docs, synonyms, vocabulary, termNames) {
+  // An index over a vocabulary held in memory (tests, a whole small library).
+  function memoryIndex(docs, synonyms, vocabulary, termNames, termPhrases) {
     return {
       docs: docs,
       synonyms: synonyms,
       termNames: termNames || {},
-      postings: function (word) { return vocabulary.lookup(word); },
+      termPhrases: termPhrases || [],
       vocabulary: function (start) { return vocabulary.slice(start); },
-      fields: function (word) {
-        var lead = new Set();
-        var title = new Set();
-        docs.forEach(function (doc, at) {
-          if (startsWithAny(doc.lead || [], word)) lead.add(at);
-          if (startsWithAny(doc.title || [], word)) title.add(at);
-        });
-        return { lead: lead, title: title };
-      },
     };
   }
 
@@ -644,6 +801,7 @@
     Vocabulary: Vocabulary,
     memoryIndex: memoryIndex,
     startOf: startOf,
+    boundedQuery: boundedQuery,
     editDistance: editDistance,
     correction: correction,
   };
