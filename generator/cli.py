@@ -253,8 +253,13 @@ def schema(root: Path, check_only: bool) -> None:
     metavar="FACET=ID",
     help="A term of any facet, e.g. --term cause=gpu-failure; repeat for more.",
 )
-@click.option("--occurred", help="When it happened: YYYY, YYYY-MM or YYYY-MM-DD.")
-@click.option("--published", help="When the first public report appeared (same forms).")
+@click.option(
+    "--occurred",
+    help="When it happened: YYYY, YYYY-MM or YYYY-MM-DD, or unknown when the sources give no date.",
+)
+@click.option(
+    "--published", help="When the first public report appeared: YYYY, YYYY-MM or YYYY-MM-DD."
+)
 @click.option("--source-url", help="URL of the public report.")
 @click.option("--force", is_flag=True, help="Overwrite existing files.")
 @click.option(
@@ -324,7 +329,10 @@ def new(
         id=incident_id,
         lang=lang,
         title=title,
-        occurred=ask(occurred, "When it happened (YYYY, YYYY-MM or YYYY-MM-DD)"),
+        occurred=ask(
+            occurred,
+            "When it happened (YYYY, YYYY-MM or YYYY-MM-DD; unknown if the sources give none)",
+        ),
         published=ask(published, "When the first report appeared"),
         source_url=ask(source_url, "Source URL"),
         terms=given,

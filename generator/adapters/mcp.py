@@ -27,6 +27,7 @@ from ..agent.catalogue import (
     TopComponents,
 )
 from ..languages import LANGS
+from ..model.shorten import shorten
 
 Lang = Annotated[
     str, Field(description=f"Language of the answer: {' or '.join(LANGS)}. Korean is 'ko'.")
@@ -61,7 +62,7 @@ def _call(operation: Callable[[], T]) -> T:
     try:
         return operation()
     except CatalogueError as exc:
-        raise ToolError(str(exc)) from None
+        raise ToolError(shorten(str(exc), 300)) from None
 
 
 def build_server(catalogue: Catalogue):
@@ -216,4 +217,8 @@ def site_url_of(root: Path) -> str:
 
 
 def run(catalogue: Catalogue) -> None:
-    build_server(catalogue).run("stdio")
+    import anyio
+
+    from .mcp_stdio import serve
+
+    anyio.run(serve, build_server(catalogue))

@@ -9,7 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..languages import LANGS
-from ..model.incident import SECTIONS
+from ..model.incident import SECTIONS, IncidentMeta
 from ..model.taxonomy import Facet, Taxonomy, Term
 from ..model.text import PlainLine, Slug, skeleton
 from ..pages import urls
@@ -17,11 +17,9 @@ from ..pages.urls import RESERVED_FACET_SLUGS, RESERVED_TERM_IDS
 from ..validate.diagnostics import Diagnostic, closest, from_validation_error
 from .front_matter import LoadError, YamlDocument
 
-# Front matter fields every incident has; a facet may not take one of these names.
-RESERVED_FIELDS = frozenset(
-    {"id", "title", "summary", "lang", "occurred", "ended", "published", "scale", "sources"}
-    | {"not_in_sources", "translation", "body"}
-)
+# Front matter fields every incident has (and two names the checker uses for the parts of a
+# file); a facet may not take one of these names.
+RESERVED_FIELDS = frozenset(IncidentMeta.model_fields) | {"translation", "body"}
 
 
 class _Strict(BaseModel):

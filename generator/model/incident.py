@@ -19,7 +19,7 @@ from pydantic import (
 
 from ..languages import Language
 from .taxonomy import Taxonomy
-from .text import Line, PartialDate, PlainLine, Slug, shorten
+from .text import Line, OccurredDate, PartialDate, PlainLine, Slug, shorten
 
 
 def _http_url(value: str) -> str:
@@ -117,7 +117,7 @@ class IncidentMeta(_Strict):
     title: PlainLine = Field(description="Short, specific title in the body's language.")
     summary: PlainLine = Field(description="One sentence: what happened and why it matters.")
     lang: Language = Field(description="Language of this file's body.")
-    occurred: PartialDate = Field(description="When the incident began.")
+    occurred: OccurredDate
     ended: PartialDate | None = Field(default=None, description="When it ended, if known.")
     published: PartialDate = Field(description="When the first public report appeared.")
     scale: Annotated[Scale | None, AfterValidator(_no_empty_scale)] = Field(
@@ -130,6 +130,15 @@ class IncidentMeta(_Strict):
             "follow_ups when the report names no lasting change), or no readable copy of the "
             "part that does. They are left out of the body in every language and the page says "
             "that the case does not record them."
+        ),
+    )
+    summary_only: tuple[SectionKey, ...] = Field(
+        default=(),
+        description=(
+            "Sections with facts that come only from a secondary summary of the source (a "
+            "review, a reading note), not from the source itself, because no readable copy of "
+            "that part of the source was found. They are written as usual; the page says where "
+            "their facts come from."
         ),
     )
     sources: tuple[Source, ...] = Field(

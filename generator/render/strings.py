@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ..languages import MONTHS_EN
+from ..model.text import is_known
 
 _STRINGS: dict[str, dict[str, str]] = {
     "site_title": {"ko": "Incident Library", "en": "Incident Library"},
@@ -63,6 +64,16 @@ _STRINGS: dict[str, dict[str, str]] = {
     "not_in_sources": {
         "ko": "이 사례는 이 부분을 기록하지 않았습니다. 아래 출처를 보세요.",
         "en": "This case does not record this part; see the sources below.",
+    },
+    "summary_only": {
+        "ko": "이 부분의 사실 가운데 일부는 출처 원문이 아니라 출처를 요약한 2차 자료에서 "
+        "가져왔습니다. 아래 출처를 보세요.",
+        "en": "Some facts in this part come from a secondary summary of the source, not from the "
+        "source itself; see the sources below.",
+    },
+    "summary_only_notice": {
+        "ko": "출처 원문을 읽지 못하고 2차 요약으로만 확인한 항목이 있습니다: {sections}.",
+        "en": "Some parts rest on a secondary summary, not on the source itself: {sections}.",
     },
     "partial_notice": {
         "ko": "일부만 기록한 사례입니다. 기록하지 않은 항목: {sections}.",
@@ -377,10 +388,21 @@ _PRECISION_NOTE = {
 }
 
 
+# `occurred: unknown`: the sources give no date. Short on cards ("Occurred: unknown"), and said
+# outright on the case page.
+_UNKNOWN_DATE = {
+    "short": {"ko": "미상", "en": "unknown"},
+    "note": {"ko": "미상 (출처에 날짜가 없음)", "en": "Unknown (the sources give no date)"},
+}
+
+
 def date_text(value: str, lang: str, note: bool = False) -> str:
     """A partial date (YYYY, YYYY-MM or YYYY-MM-DD) as a reader of `lang` writes it, never more
     precise than it is: "2024-03" is "March 2024" / "2024년 3월", not a made-up first day.
-    `note` adds what is not known ("day not given"), for the case page's facts."""
+    `note` adds what is not known ("day not given"), for the case page's facts. `unknown` (an
+    `occurred` the sources do not date) reads as such, with the reason under `note`."""
+    if not is_known(value):
+        return _UNKNOWN_DATE["note" if note else "short"][lang]
     parts = [int(p) for p in value.split("-")]
     year, month, day = (parts + [0, 0])[:3]
     if lang == "ko":

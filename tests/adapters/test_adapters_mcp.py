@@ -209,3 +209,74 @@ def test_a_broken_library_is_reported_on_standard_error(project):
         stdin=subprocess.DEVNULL,
     )
     assert missing.returncode == 1 and "no such file" in missing.stderr and missing.stdout == ""
+
+
+def test_every_line_gets_an_answer_and_errors_stay_short(library, tmp_path):
+    """Lines the SDK would drop without a word (not JSON, no `jsonrpc`, `params` not an object,
+    a lone surrogate, an array) get JSON-RPC errors with their ids; a 100 KB argument is not
+    quoted back on standard error, and a bad prompt argument writes no traceback."""
+    for path, data in api_files(library).items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_bytes(data)
+    init = {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1"},
+    }
+    lines = [
+        "this is not json",
+        json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": init}),
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json.dumps({"id": 2, "method": "tools/list"}),
+        json.dumps({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": [1]}),
+        '{"jsonrpc":"2.0","id":4,"method":"ping","params":{"x":"\\ud800"}}',
+        "[1, 2]",
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 5,
+                "method": "tools/call",
+                "params": {"name": "get_incident", "arguments": {"id": "y" * 100_000}},
+            }
+        ),
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 6,
+                "method": "prompts/get",
+                "params": {
+                    "name": "find_similar_incidents",
+                    "arguments": {"symptom": "x", "lang": "xx"},
+                },
+            }
+        ),
+        json.dumps({"jsonrpc": "2.0", "id": 7, "method": "ping"}),
+    ]
+    server = subprocess.Popen(
+        [INCIDENTS, "mcp", "--from", str(tmp_path / "api")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        server.stdin.write("\n".join(lines) + "\n")
+        server.stdin.flush()
+        answers = []
+        while len(answers) < 9:  # every line but the notification
+            answers.append(json.loads(server.stdout.readline()))
+    finally:
+        server.stdin.close()
+        server.wait(timeout=60)
+    stderr = server.stderr.read()
+    by_id = {a.get("id"): a for a in answers if a.get("id") is not None}
+    errors = [a["error"]["code"] for a in answers if a.get("id") is None]
+    assert sorted(errors) == [-32700, -32600]  # the line that is not JSON, the array
+    assert by_id[2]["error"]["code"] == -32600
+    assert by_id[3]["error"]["code"] == -32602
+    assert by_id[4]["error"]["code"] == -32600
+    assert by_id[5]["result"]["isError"] is True
+    assert len(by_id[5]["result"]["content"][0]["text"]) < 400
+    assert "error" in by_id[6]
+    assert by_id[7]["result"] == {}
+    assert "Traceback" not in stderr and len(stderr) < 2_000, stderr[:500]
