@@ -31,11 +31,20 @@ from ..agent.answers import (
     TermList,
     TopComponents,
 )
-from ..agent.arguments import FACET_ALIASES, MAX_LIMIT, MAX_TERMS, CatalogueError, facet_names
+from ..agent.arguments import (
+    FACET_ALIASES,
+    MAX_LIMIT,
+    MAX_TERMS,
+    CatalogueError,
+    facet_names,
+    lang_of,
+)
+from ..agent.audit import AuditResult, audit_paths
 from ..agent.catalogue import Catalogue
 from ..agent.loading import LibrarySource
 from ..languages import DEFAULT, LANGS
 from ..model.incident import SECTIONS
+from ..model.shorten import shorten
 from ..model.text import DATE_PATTERN
 
 INSTRUCTIONS = f"""\
@@ -46,7 +55,8 @@ seen this before?" (a symptom, an error string, a component, in either language)
 query, to list cases by facets, dates or original language, a page at a time, with counts per
 facet; get_incident to read a case; list_terms for a facet's terms and their counts;
 related_incidents for cases that share terms; top_components for the components to check in
-one's own cluster. Without `lang`, answers are in the query's language (Korean when there is no
+one's own cluster; audit_manifests to check the user's Kubernetes manifests (read-only) against
+checks drawn from these cases. Without `lang`, answers are in the query's language (Korean when there is no
 query). Every answer stays under {ANSWER_LIMIT:,} characters of JSON; give `next_offset` back as
 `offset` for more. Cite the case URLs you use. If some of the library's files have errors, the
 incidents they describe are left out: the resource library://problems lists them."""
@@ -185,10 +195,22 @@ def _answer(source: LibrarySource, operation: Callable[[Catalogue], BaseModel]):
     try:
         result = operation(source.catalogue())
     except CatalogueError as exc:
-        raise ToolError(str(exc)) from None
+        raise ToolError(shorten(str(exc), 300)) from None
     data = result.model_dump(mode="json")
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+
+
+def read_only_tool(server):
+    """A decorator that registers a function as a read-only tool; its docstring, unwrapped, is
+    what the agent reads."""
+
+    def tool(fn):
+        description = " ".join((fn.__doc__ or "").split())
+        server.add_tool(fn, description=description, annotations=_read_only())
+        return fn
+
+    return tool
 
 
 def library_tools(server, source: LibrarySource) -> None:
@@ -199,12 +221,7 @@ def library_tools(server, source: LibrarySource) -> None:
     Filters, FacetName = _filters(taxonomy), _facet(taxonomy)
     From, To = _date("on or after"), _date("on or before")
 
-    def tool(fn):
-        # The docstring, unwrapped, is what the agent reads.
-        server.add_tool(
-            fn, description=" ".join((fn.__doc__ or "").split()), annotations=_read_only()
-        )
-        return fn
+    tool = read_only_tool(server)
 
     @tool
     def search_incidents(
@@ -281,6 +298,58 @@ def library_tools(server, source: LibrarySource) -> None:
                 filters, query, lang, limit, offset, occurred_from, occurred_to, original_language
             ),
         )
+
+
+def audit_tools(server, source: LibrarySource) -> None:
+    """The checker of Kubernetes manifests, whose checks are the repository's (`--root`)."""
+    from functools import cache
+
+    from mcp_types import CallToolResult
+
+    from ..audit.runner import AuditError, Checker
+
+    @cache
+    def checker() -> Checker:
+        catalogue = source.catalogue()
+        return Checker.of_library(source.root, catalogue.library, catalogue.site_url)
+
+    def audit(catalogue: Catalogue, paths, lang, checks, whole_cluster) -> AuditResult:
+        if source.root is None:
+            raise CatalogueError(
+                "auditing needs the repository's checks: start the server with "
+                "'incidents mcp --root <repository>'"
+            )
+        try:
+            loaded = checker()
+        except AuditError as exc:
+            raise CatalogueError(str(exc)) from None
+        return audit_paths(loaded, paths, lang_of(lang), checks, whole_cluster)
+
+    @read_only_tool(server)
+    def audit_manifests(
+        paths: Annotated[
+            list[str],
+            Field(
+                description="Files or folders of Kubernetes manifests (YAML or JSON, `helm "
+                "template` or `kubectl get -o yaml` output), absolute or relative to the server."
+            ),
+        ],
+        lang: _lang() = None,
+        checks: Annotated[
+            list[str], Field(description="Only these check ids (all checks when empty).")
+        ] = [],  # noqa: B006 - the SDK reads the default into the schema; never mutated
+        whole_cluster: Annotated[
+            bool,
+            Field(
+                description="The manifests are a whole cluster (a complete dump): also run the "
+                "checks that look for something missing."
+            ),
+        ] = False,
+    ) -> Annotated[CallToolResult, AuditResult]:
+        """Check Kubernetes manifests, read-only, against checks drawn from the library's
+        incidents (the same as `incidents audit`): each finding with its object, file and line,
+        what to change, and the cases it comes from, with their URLs."""
+        return _answer(source, lambda c: audit(c, paths, lang, checks, whole_cluster))
 
 
 def library_resources(server, source: LibrarySource) -> None:
@@ -380,6 +449,7 @@ def library_prompts(server, source: LibrarySource) -> None:
 # What the server offers, each a function of (server, source) that registers its part.
 TOOL_SETS: list[Callable[[Any, LibrarySource], None]] = [
     library_tools,
+    audit_tools,
     library_resources,
     library_prompts,
 ]
@@ -436,4 +506,8 @@ def site_url_of(root: Path) -> str:
 
 
 def run(source: LibrarySource) -> None:
-    build_server(source).run("stdio")
+    import anyio
+
+    from .mcp_stdio import serve
+
+    anyio.run(serve, build_server(source))

@@ -13,6 +13,8 @@ from typing import TypeVar
 
 from pydantic import BaseModel, Field
 
+from ..model.text import OCCURRED_DESCRIPTION
+
 # The most characters an answer's JSON may have (as the server writes it: compact, UTF-8 text
 # counted in characters). About 10,000 to 20,000 tokens: a page of results an agent can read whole.
 ANSWER_LIMIT = 40_000
@@ -40,7 +42,7 @@ class SearchHit(BaseModel):
         description="Language of title and summary (the original's, if not translated)."
     )
     original_language: str = Field(description="The language the case was written in.")
-    occurred: str
+    occurred: str = Field(description=OCCURRED_DESCRIPTION)
     published: str
     terms: dict[str, list[TermRef]] = Field(description="Terms by facet.")
     url: str = Field(description="The case page.")
@@ -114,7 +116,7 @@ class IncidentDetail(BaseModel):
     original_language: str
     title: str
     summary: str
-    occurred: str
+    occurred: str = Field(description=OCCURRED_DESCRIPTION)
     ended: str | None
     published: str
     terms: dict[str, list[TermRef]]
@@ -125,6 +127,12 @@ class IncidentDetail(BaseModel):
         "sections=[key] to read it whole."
     )
     not_in_sources: list[str] = Field(description="Sections the sources do not cover.")
+    summary_only: list[str] = Field(
+        description=(
+            "Sections whose facts come only from a secondary summary of the source, not the "
+            "source itself."
+        )
+    )
     distinct_from: list[str] = Field(
         description="Cases that look alike but are different incidents (reviewed)."
     )

@@ -269,6 +269,7 @@ class Catalogue:
             sections={},
             cut=[],
             not_in_sources=list(meta.not_in_sources),
+            summary_only=list(meta.summary_only),
             distinct_from=list(meta.distinct_from),
             sources=[Source(**s.model_dump(mode="json")) for s in meta.sources],
             url=self.url(urls.case(lang, incident.id)),

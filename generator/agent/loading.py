@@ -49,9 +49,16 @@ class LibrarySource:
 
     first_lang = DEFAULT  # the language whose search is prepared first
 
-    def __init__(self, taxonomy: Taxonomy, origin: str, load: Callable[[], Loaded]) -> None:
+    def __init__(
+        self,
+        taxonomy: Taxonomy,
+        origin: str,
+        load: Callable[[], Loaded],
+        root: Path | None = None,
+    ) -> None:
         self.taxonomy = taxonomy
         self.origin = origin  # where the library comes from, for messages
+        self.root = root  # the repository, when the library is read from one (its checks)
         self._load = load
         self._ready = threading.Event()
         self._loaded: Loaded | None = None
@@ -153,7 +160,7 @@ def from_root(root: Path, site_url: str, report: Report) -> LibrarySource:
         _ready(report, len(kept), paths.root, started)
         return Loaded(Catalogue(library, site_url), problems, tuple(left_out))
 
-    return LibrarySource(taxonomy, str(paths.root), load)
+    return LibrarySource(taxonomy, str(paths.root), load, paths.root)
 
 
 def _incident_of(path: str) -> str:

@@ -2,9 +2,9 @@
 database is made in memory and handed over as bytes.
 
 One table per concept (facets, terms and their aliases, incidents, their texts per language,
-the terms of each incident, sources, sections the sources do not cover, related and distinct
-cases), with foreign keys and indexes, and views for the common questions (cases per term and
-year, terms that occur together). The tables, their columns and what each means are declared
+the terms of each incident, sources, sections the sources do not cover or that only a summary of
+them supports, related and distinct cases), with foreign keys and indexes, and views for the
+common questions (cases per term and year, terms that occur together). The tables, their columns and what each means are declared
 once, in database_schema.py: the schema and the Datasette metadata
 (`api/incidents.metadata.json`, titles and descriptions in both languages) are both made from
 that declaration.
@@ -74,6 +74,8 @@ def _rows(library: Library) -> Iterator[tuple[str, tuple]]:
                               source.date)  # fmt: skip
         for key in dict.fromkeys(meta.not_in_sources):
             yield "not_in_sources", (incident.id, key)
+        for key in dict.fromkeys(meta.summary_only):
+            yield "summary_only", (incident.id, key)
         for n, entry in enumerate(library.related(incident)):
             yield "related", (incident.id, n, entry.incident.id, len(entry.shared))
         for other in dict.fromkeys(meta.distinct_from):

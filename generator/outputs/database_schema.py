@@ -243,6 +243,18 @@ TABLES: tuple[Table, ...] = (
         by_key=True,
     ),
     Table(
+        "summary_only",
+        "Sections of a case whose facts come only from a secondary summary of its source.",
+        "출처 자체가 아니라 출처의 2차 요약에서만 온 사실을 담은 사례의 절.",
+        (
+            _c("incident", "TEXT NOT NULL REFERENCES incidents(id)", "Case id.", "사례 id."),
+            _c("section", "TEXT NOT NULL", "Section key.", "절 키."),
+        ),
+        ("PRIMARY KEY (incident, section)",),
+        ("section",),
+        by_key=True,
+    ),
+    Table(
         "related",
         "Cases that share the most descriptive terms with each case, best first.",
         "서술 용어를 가장 많이 공유하는 사례(가까운 순).",

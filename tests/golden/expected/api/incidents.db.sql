@@ -76,7 +76,7 @@ CREATE TABLE incidents (
   page_en TEXT NOT NULL,
   page_ko TEXT NOT NULL
 );
-INSERT INTO "incidents" VALUES('globex-etcd-outage',0,'2024-03-30',2024,NULL,'2024-04-02','en',4088,511,NULL,NULL,'en/cases/globex-etcd-outage.html','ko/cases/globex-etcd-outage.html');
+INSERT INTO "incidents" VALUES('globex-etcd-outage',0,'unknown',NULL,NULL,'2024-04-02','en',4088,511,NULL,NULL,'en/cases/globex-etcd-outage.html','ko/cases/globex-etcd-outage.html');
 INSERT INTO "incidents" VALUES('acme-gpu-outage',1,'2024-03-01',2024,NULL,'2024-04-02','en',4088,511,NULL,NULL,'en/cases/acme-gpu-outage.html','ko/cases/acme-gpu-outage.html');
 INSERT INTO "incidents" VALUES('acme-fabric-flaps',2,'2023-11',2023,NULL,'2024-04-02','ko',4088,511,NULL,NULL,'en/cases/acme-fabric-flaps.html','ko/cases/acme-fabric-flaps.html');
 CREATE TABLE not_in_sources (
@@ -106,6 +106,12 @@ CREATE TABLE sources (
 INSERT INTO "sources" VALUES('acme-fabric-flaps',0,'https://reports.acme.dev/acme/fabric','Postmortem','Acme','2024-04-02');
 INSERT INTO "sources" VALUES('acme-gpu-outage',0,'https://reports.acme.dev/postmortem','Postmortem','Acme','2024-04-02');
 INSERT INTO "sources" VALUES('globex-etcd-outage',0,'https://reports.acme.dev/globex','Postmortem','Acme','2024-04-02');
+CREATE TABLE summary_only (
+  incident TEXT NOT NULL REFERENCES incidents(id),
+  section TEXT NOT NULL,
+  PRIMARY KEY (incident, section)
+) WITHOUT ROWID;
+INSERT INTO "summary_only" VALUES('acme-fabric-flaps','trigger');
 CREATE TABLE terms (
   facet TEXT NOT NULL REFERENCES facets(id),
   id TEXT NOT NULL,
