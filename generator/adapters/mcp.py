@@ -56,10 +56,11 @@ query, to list cases by facets, dates or original language, a page at a time, wi
 facet; get_incident to read a case; list_terms for a facet's terms and their counts;
 related_incidents for cases that share terms; top_components for the components to check in
 one's own cluster; audit_manifests to check the user's Kubernetes manifests (read-only) against
-checks drawn from these cases. Without `lang`, answers are in the query's language (Korean when there is no
-query). Every answer stays under {ANSWER_LIMIT:,} characters of JSON; give `next_offset` back as
-`offset` for more. Cite the case URLs you use. If some of the library's files have errors, the
-incidents they describe are left out: the resource library://problems lists them."""
+checks drawn from these cases. Without `lang`, answers are in the query's language (Korean when
+there is no query). Every answer about the library stays under {ANSWER_LIMIT:,} characters of
+JSON; give `next_offset` back as `offset` for more. Cite the case URLs you use. If some of the
+library's files have errors, the incidents they describe are left out: the resource
+library://problems lists them."""
 
 # The spec of the handshake versions up to 2025-11-25 names -32002 for a resource that does
 # not exist; from 2026-07-28 (SEP-2164) it is Invalid Params.

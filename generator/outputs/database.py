@@ -4,10 +4,10 @@ database is made in memory and handed over as bytes.
 One table per concept (facets, terms and their aliases, incidents, their texts per language,
 the terms of each incident, sources, sections the sources do not cover or that only a summary of
 them supports, related and distinct cases), with foreign keys and indexes, and views for the
-common questions (cases per term and year, terms that occur together). The tables, their columns and what each means are declared
-once, in database_schema.py: the schema and the Datasette metadata
-(`api/incidents.metadata.json`, titles and descriptions in both languages) are both made from
-that declaration.
+common questions (cases per term and year, terms that occur together). The tables, their
+columns and what each means are declared once, in database_schema.py: the schema and the
+Datasette metadata (`api/incidents.metadata.json`, titles and descriptions in both languages)
+are both made from that declaration.
 
 Two builds of the same library give the same bytes: a fixed page size, rows in the library's
 order (or by key), no timestamps, and a VACUUM before the bytes are taken.
