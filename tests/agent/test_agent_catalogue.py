@@ -220,7 +220,14 @@ def test_a_case_the_sources_do_not_date_reaches_an_agent_through_the_exports(pro
     assert [i.id for i in again.incidents] == ["acme-undated", "acme-dated"]
     case = Catalogue(again).get("acme-undated", "en")
     assert (case.occurred, case.published) == ("unknown", "2024-04-02")
-    assert "- **Occurred**: Unknown (the sources give no date)" in case.markdown
+    markdown = Catalogue(again).markdown("acme-undated", "en")
+    assert "- **Occurred**: Unknown (the sources give no date)" in markdown
+    # In no date range, and listed in the library's order when nothing narrows the list.
+    assert Catalogue(again).search("", None, "en", occurred_from="1900").total == 1
+    assert [h.id for h in Catalogue(again).search("", None, "en").results] == [
+        "acme-undated",
+        "acme-dated",
+    ]
     hit = Catalogue(again).search("burn-in", None, "en").results
     assert {h.id: h.occurred for h in hit}["acme-undated"] == "unknown"
 
@@ -239,7 +246,8 @@ def test_sections_read_only_through_a_summary_reach_an_agent_through_the_exports
     assert again.incident("acme-gpu-outage").meta.summary_only == ("trigger",)
     case = Catalogue(again).get("acme-gpu-outage", "ko")
     assert case.summary_only == ["trigger"]
-    assert "> 이 부분의 사실 가운데 일부는 출처 원문이 아니라" in case.markdown
+    markdown = Catalogue(again).markdown("acme-gpu-outage", "ko")
+    assert "> 이 부분의 사실 가운데 일부는 출처 원문이 아니라" in markdown
 
 
 def test_exports_carry_the_sites_address_when_the_build_knew_it(library, tmp_path):
