@@ -22,7 +22,14 @@ from generator.search.engine import search
 INCIDENTS = str(Path(sys.executable).parent / "incidents")
 QUERIES = SEARCH_QUERIES
 IMBUE = "imbue-h100-cluster-bring-up"
-TOOLS = {"search_incidents", "get_incident", "list_terms", "related_incidents", "top_components"}
+TOOLS = {
+    "search_incidents",
+    "get_incident",
+    "list_terms",
+    "related_incidents",
+    "top_components",
+    "audit_manifests",
+}
 
 
 def session(args: list[str], body):
@@ -209,6 +216,39 @@ def test_a_broken_library_is_reported_on_standard_error(project):
         stdin=subprocess.DEVNULL,
     )
     assert missing.returncode == 1 and "no such file" in missing.stderr and missing.stdout == ""
+
+
+def test_the_audit_tool_checks_manifests_at_the_paths_given(tmp_path):
+    """audit_manifests reads the files the agent names and answers with findings and the cases
+    they come from; a path that is not there, or standard input, is a tool error."""
+    fires = REPO / "checks" / "webhook-fail-closed-system-namespaces" / "fires.yaml"
+    (tmp_path / "webhook.yaml").write_text(fires.read_text())
+
+    async def body(client):
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        found = await client.call_tool(
+            "audit_manifests", {"paths": [str(tmp_path)], "lang": "en", "checks": []}
+        )
+        missing = await client.call_tool("audit_manifests", {"paths": [str(tmp_path / "nope")]})
+        stdin = await client.call_tool("audit_manifests", {"paths": ["-"]})
+        return tools, found, missing, stdin
+
+    tools, found, missing, stdin = session(REPO_ARGS, body)
+    assert tools["audit_manifests"].annotations.read_only_hint is True
+    result = found.structured_content
+    checks = {f["check"] for f in result["findings"]}
+    assert "webhook-fail-closed-system-namespaces" in checks
+    finding = next(
+        f for f in result["findings"] if f["check"] == "webhook-fail-closed-system-namespaces"
+    )
+    assert finding["file"] == str(tmp_path / "webhook.yaml") and finding["line"] == 7
+    assert finding["cases"][0] == {
+        "id": "jetstack-admission-webhook-gke-cluster-outage",
+        "title": "Jetstack: unresponsive OPA webhook stalls a GKE master upgrade and traps nodes in a repair loop",
+        "url": "https://incidents.example.org/en/cases/jetstack-admission-webhook-gke-cluster-outage.html",
+    }
+    assert missing.is_error and "no such file or folder" in missing.content[0].text
+    assert stdin.is_error
 
 
 def test_every_line_gets_an_answer_and_errors_stay_short(library, tmp_path):
