@@ -31,7 +31,8 @@ STAGES = (
     "build_pages",
     "_start_render",
     "layout_terms",
-    "search_corpora",
+    "index_cases",
+    "build_corpus",
     "_files",
     "_rendered",
 )

@@ -179,31 +179,36 @@ def vocabulary_parts(
     search: SearchCorpus, starts: Collection[str] | None = None
 ) -> dict[str, dict]:
     """The vocabulary in parts by how words start (`start_of`): start -> {words (sorted), postings
-    (the positions of the cases with each word), lead and title (the positions of the cases with
-    it in their lead, in their titles: a match there weighs more), shown (how cases write a stem,
-    for showing a correction)}, every list of positions encoded (`encode_positions`). A query
-    word needs only its own part: for its cases, their weights and a typo's correction.
+    (the positions of the cases with each word), lead, title and often (the positions of the
+    cases with it in their lead, in their titles, saying it often: a match there weighs more),
+    shown (how cases write a stem, for showing a correction)}, every list of positions encoded
+    (`encode_positions`). A query word needs only its own part: for its cases, their weights and
+    a typo's correction.
     `starts`: only the parts of these starts."""
     corpus = search.corpus
     in_lead: dict[str, list[int]] = {}
     in_title: dict[str, list[int]] = {}
+    in_often: dict[str, list[int]] = {}
     for at, document in enumerate(corpus.documents):
         for word in document.lead:
             in_lead.setdefault(word, []).append(at)
         for word in set(document.title):
             in_title.setdefault(word, []).append(at)
+        for word in document.often:
+            in_often.setdefault(word, []).append(at)
     parts: dict[str, dict] = {}
     for word in corpus.vocabulary:
         start = start_of(word)
         if starts is not None and start not in starts:
             continue
         part = parts.setdefault(
-            start, {"words": [], "postings": [], "lead": [], "title": [], "shown": {}}
+            start, {"words": [], "postings": [], "lead": [], "title": [], "often": [], "shown": {}}
         )
         part["words"].append(word)
         part["postings"].append(encode_positions(sorted(corpus.exact(word))))
         part["lead"].append(encode_positions(in_lead.get(word, [])))
         part["title"].append(encode_positions(in_title.get(word, [])))
+        part["often"].append(encode_positions(in_often.get(word, [])))
         if word in corpus.shown:
             part["shown"][word] = corpus.shown[word]
     return parts
@@ -318,14 +323,15 @@ def search_files(
 
 def _touched(last: LastSearch, corpus: Corpus) -> frozenset[str]:
     """The starts of the vocabulary parts an edit may have changed: those of the words an
-    edited case gained or lost (as a word, in its lead, in its titles: its position is in
-    their lists), and of the stems whose shown form changed."""
+    edited case gained or lost (as a word, in its lead, in its titles, said often: its position
+    is in their lists), and of the stems whose shown form changed."""
     words: set[str] = set()
     for at in last.edited:
         old, new = last.corpus.documents[at], corpus.documents[at]
         words |= set(old.words) ^ set(new.words)
         words |= set(old.lead) ^ set(new.lead)
         words |= set(old.title) ^ set(new.title)
+        words |= set(old.often) ^ set(new.often)
     before, after = last.corpus.shown, corpus.shown
     words |= {stem for stem in before.keys() | after.keys() if before.get(stem) != after.get(stem)}
     return frozenset(start_of(word) for word in words)

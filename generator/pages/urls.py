@@ -16,8 +16,9 @@ PAGE_SIZE = 20
 RESERVED_TERM_IDS = frozenset({"index"})
 RESERVED_INCIDENT_IDS = frozenset({"index"})
 RESERVED_FACET_SLUGS = frozenset(
-    {"cases", "page", "matrix", "search", "assets", "api", "about", "index", "feed"}
+    {"cases", "page", "matrix", "search", "assets", "api", "about", "index", "feed", "checks"}
 )
+RESERVED_CHECK_IDS = frozenset({"index"})
 
 
 def root() -> str:
@@ -32,6 +33,11 @@ def case(lang: str, incident_id: str) -> str:
     return f"{lang}/cases/{incident_id}.html"
 
 
+def case_markdown(lang: str, incident_id: str) -> str:
+    """The case as Markdown, beside its page (for language models and agents)."""
+    return case(lang, incident_id).removesuffix(".html") + ".md"
+
+
 def facet(lang: str, facet_obj: Facet | str) -> str:
     slug = facet_obj.slug if isinstance(facet_obj, Facet) else facet_obj.replace("_", "-")
     return f"{lang}/{slug}/index.html"
@@ -42,6 +48,30 @@ def term(lang: str, term_obj: Term, page: int = 1) -> str:
     if page == 1:
         return f"{lang}/{slug}/{term_obj.id}.html"
     return f"{lang}/{slug}/{term_obj.id}/{page}.html"
+
+
+def facet_markdown(lang: str, facet_obj: Facet | str) -> str:
+    """A facet's terms as Markdown, beside its page."""
+    return facet(lang, facet_obj).removesuffix(".html") + ".md"
+
+
+def term_markdown(lang: str, term_obj: Term) -> str:
+    """A term's cases as Markdown, beside its first page."""
+    return term(lang, term_obj).removesuffix(".html") + ".md"
+
+
+def llms_full(lang: str) -> str:
+    """Every case in one language, as Markdown."""
+    return f"{lang}/llms-full.txt"
+
+
+def checks(lang: str) -> str:
+    """The index of the checker's checks."""
+    return f"{lang}/checks/index.html"
+
+
+def check(lang: str, check_id: str) -> str:
+    return f"{lang}/checks/{check_id}.html"
 
 
 def matrix(lang: str, rows: str, cols: str) -> str:

@@ -95,6 +95,14 @@ class Changes:
             return EMPTY
         return {k: case for k, case in self.last.analysed.items() if k not in self.edited}
 
+    def sentences(self, lang: str) -> Mapping[str, tuple[str, ...]]:
+        """The sentences the last site's cards quoted from the cases not edited, in `lang`
+        (they read the case's text alone)."""
+        if self.last is None or lang not in self.last.corpora:
+            return EMPTY
+        quoted = self.last.corpora[lang].sentences
+        return {k: found for k, found in quoted.items() if k not in self.edited}
+
     def search(self, library: Library) -> LastSearch | None:
         """The last search files, if every position still means the case it meant, under the
         same taxonomy."""

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from types import MappingProxyType
 
+from ..audit.catalogue import load_checks
 from ..languages import AUTONYMS, LANGS
 from ..load.project import ProjectPaths
 from ..model.library import Library, build_library
@@ -27,7 +28,7 @@ from ..outputs.search_data import LastSearch, as_keyed_script, as_script, card_p
 from ..pages.build import SiteOptions, build_pages
 from ..pages.kinds import CasePage, Page
 from ..render.renderer import Renderer, Sections, page_sections
-from ..search.corpus import Analysed, SearchCorpus, search_corpora
+from ..search.corpus import Analysed, SearchCorpus, build_corpus, index_cases
 from ..validate.diagnostics import Diagnostic
 from .changes import Changes, Rendered
 from .check import check_project
@@ -133,14 +134,23 @@ def _build(
     library = build_library(
         checked.taxonomy, incidents, executor, changes.ranked(), changes.counted()
     )
-    pages = build_pages(library, options)
+    # The checks of `incidents audit` (checks/): their pages, and the "check your cluster" block.
+    catalogue = load_checks(
+        paths.root, checked.taxonomy, frozenset(i.id for i in library.incidents)
+    )
+    if catalogue.diagnostics:
+        raise BuildError(catalogue.diagnostics)
+    pages = build_pages(library, options, catalogue.checks)
     _check_unique_urls(pages)
     # The workers render while this process makes the graph's layout, the search corpus and
     # the other files, which need no page (in a large library it would otherwise wait for them).
     rendering = _start_render(library, options, pages, executor, changes)
     try:
         layout = changes.layout() or layout_terms(library)
-        corpora, analysed = search_corpora(library, changes.analysed(), keep=preview)
+        index, analysed = index_cases(library, changes.analysed(), keep=preview)
+        corpora = {
+            lang: build_corpus(library, lang, index, changes.sentences(lang)) for lang in LANGS
+        }
         files = _files(library, options, layout, corpora, changes.search(library), preview)
     except BaseException:
         rendering.cancel()

@@ -17,7 +17,7 @@ from ..model.incident import SECTIONS, Incident
 from ..model.library import Library
 from ..model.taxonomy import Term
 from .analyzer import Analyzer, default_analyzer, most_written
-from .engine import Corpus, Document, synonym_groups
+from .engine import Corpus, Document, often_words, synonym_groups
 
 EMPTY: Mapping = MappingProxyType({})
 _MARKUP = re.compile(r"[`*_#>\[\]()|]|https?://\S+")
@@ -123,17 +123,16 @@ class SearchCorpus:
 
 @dataclass(frozen=True)
 class Analysed:
-    """One case as the search reads it, worked out from its text. A preview keeps every case's
-    for its next rebuild, which then reads the text of the cases an edit touched only."""
+    """One case's words as the search reads them, worked out from its text. A preview keeps
+    every case's for its next rebuild, which then analyses only the cases an edit touched."""
 
     document: Document  # its words; its order and terms are set for each library
     forms: Mapping[tuple[str, str], int]  # how it writes its words (`Analyzer.document`)
-    sentences: Mapping[str, tuple[str, ...]]  # language -> the sentences its cards quote
 
 
 def analyse(library: Library, incident: Incident, analyzer: Analyzer) -> Analysed:
     """A case's words, in every language it is written in (the same for the Korean and the
-    English pages), how it writes them, and its sentences."""
+    English pages), and how it writes them."""
     lead, forms = analyzer.document(lead_text(library, incident))
     body, body_forms = analyzer.document(body_text(incident))
     for key, times in body_forms.items():
@@ -146,22 +145,21 @@ def analyse(library: Library, incident: Incident, analyzer: Analyzer) -> Analyse
         terms=EMPTY,
         order=0,
         title=tuple(sorted(set(title))),
+        often=often_words(body),
     )
-    sentences = {lang: tuple(case_sentences(incident, lang)) for lang in LANGS}
-    return Analysed(document, MappingProxyType(forms), MappingProxyType(sentences))
+    return Analysed(document, MappingProxyType(forms))
 
 
-def search_corpora(
+def index_cases(
     library: Library, kept: Mapping[str, Analysed] = EMPTY, keep: bool = False
-) -> tuple[dict[str, SearchCorpus], Mapping[str, Analysed]]:
-    """Both languages' search over one index, and (with `keep`, a preview) every case's
-    analysis. `kept`: the analyses of cases whose text and taxonomy are as they were, which are
-    not worked out again. (Sending the words back from forked workers would cost as much as
-    working them out: the build makes the corpus beside its render workers.)"""
+) -> tuple[Corpus, Mapping[str, Analysed]]:
+    """Every case in one index, and (with `keep`, a preview) every case's analysis. `kept`: the
+    analyses of cases whose text and taxonomy are as they were, which are not worked out again.
+    (Sending the words back from forked workers would cost as much as working them out: the
+    build makes the index beside its render workers.)"""
     analyzer = default_analyzer()
     documents: list[Document] = []
     totals: dict[tuple[str, str], int] = {}  # how all cases write their words
-    sentences: dict[str, dict[str, tuple[str, ...]]] = {lang: {} for lang in LANGS}
     analysed: dict[str, Analysed] = {}
     for order, incident in enumerate(library.incidents):
         case = kept.get(incident.id) or analyse(library, incident, analyzer)
@@ -169,25 +167,33 @@ def search_corpora(
         documents.append(replace(case.document, order=order, terms=terms))
         for key, times in case.forms.items():
             totals[key] = totals.get(key, 0) + times
-        for lang in LANGS:
-            sentences[lang][incident.id] = case.sentences[lang]
         if keep:
             analysed[incident.id] = case
     synonyms, names = synonym_groups((), analyzer), term_names(library, analyzer)
     phrases = term_phrases(library, analyzer)
     corpus = Corpus(documents, synonyms, most_written([totals]), names, term_phrases=phrases)
-    corpora = {
-        lang: SearchCorpus(lang, corpus, MappingProxyType(texts))
-        for lang, texts in sentences.items()
-    }
-    return corpora, MappingProxyType(analysed)
+    return corpus, MappingProxyType(analysed)
+
+
+def build_index(library: Library) -> Corpus:
+    """The library's cases as the engine searches them: every language's words in one index,
+    the same for the Korean and the English pages."""
+    return index_cases(library)[0]
+
+
+def build_corpus(
+    library: Library,
+    lang: str,
+    index: Corpus | None = None,
+    kept: Mapping[str, tuple[str, ...]] = EMPTY,
+) -> SearchCorpus:
+    """One language's search: the index, and the sentences its result cards quote (`kept`:
+    those of cases whose text is as it was)."""
+    texts = {i.id: kept.get(i.id) or tuple(case_sentences(i, lang)) for i in library.incidents}
+    return SearchCorpus(lang, index or build_index(library), MappingProxyType(texts))
 
 
 def build_corpora(library: Library) -> dict[str, SearchCorpus]:
-    """Both languages' search (they share one index)."""
-    return search_corpora(library)[0]
-
-
-def build_corpus(library: Library, lang: str) -> SearchCorpus:
-    """One language's search: the index, and the sentences its result cards quote."""
-    return build_corpora(library)[lang]
+    """Both languages' search, over one index."""
+    index = build_index(library)
+    return {lang: build_corpus(library, lang, index) for lang in LANGS}

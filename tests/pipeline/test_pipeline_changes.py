@@ -39,8 +39,12 @@ def remove_globex(project: Project) -> None:
 
 # An edit, and which facts it changes: (same taxonomy, same order, same terms).
 EDITS = {
-    "a case's text (everything else is kept)": (
+    "a case's title (everything else is kept)": (
         lambda p: edit(p, GLOBEX, "Globex: etcd loses quorum", "Globex: etcd loses its quorum"),
+        (True, True, True),
+    ),
+    "a sentence of a case (its quoted sentences are read again)": (
+        lambda p: edit(p, GLOBEX, "Health checks failed.", "Health checks failed twice."),
         (True, True, True),
     ),
     "a case's cause (pairs, companions, layout and ranking are counted again)": (
@@ -115,6 +119,8 @@ def test_what_an_edit_changed_is_worked_out_once_for_every_stage(tmp_path, name)
     assert (changes.layout() is last.layout) == same_terms
     kept = changes.analysed()
     assert set(kept) == (set(last.analysed) - changes.edited if same_taxonomy else set())
+    for lang, search in last.corpora.items():
+        assert set(changes.sentences(lang)) == set(search.sentences) - changes.edited
     search = changes.search(site.library)
     assert (search is not None) == (same_taxonomy and same_order)
     if search is not None:
@@ -141,7 +147,7 @@ def test_only_the_edited_cases_count_as_edited(tmp_path):
     assert (fresh.ranked(), fresh.counted(), fresh.layout(), fresh.search(site.library)) == (
         (None,) * 4
     )
-    assert fresh.analysed() == {} and fresh.rendered(page) is None
+    assert fresh.analysed() == {} and fresh.sentences("en") == {} and fresh.rendered(page) is None
 
 
 def test_a_last_site_that_was_not_a_preview_keeps_no_analysis(tmp_path):

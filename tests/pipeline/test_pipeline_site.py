@@ -298,7 +298,7 @@ def test_the_corpus_is_made_while_the_workers_render_and_a_failure_stops_them(
     def failing(*args, **kwargs):
         raise RuntimeError("the corpus failed")
 
-    monkeypatch.setattr(site_module, "search_corpora", failing)
+    monkeypatch.setattr(site_module, "index_cases", failing)
     executor = ForkExecutor(minimum=1)
     with pytest.raises(RuntimeError, match="the corpus failed"):
         build(paths, executor=executor, today=TODAY)
