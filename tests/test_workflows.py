@@ -122,7 +122,7 @@ def test_pull_request_workflow_checks_builds_tests_and_summarises():
     assert python["with"]["cache"] == "pip"
 
     install = step_index(job, runs("make .venv/.installed"))
-    check = step_index(job, runs(".venv/bin/incidents check --format github"))
+    check = step_index(job, runs(".venv/bin/incidents check --strict --format github"))
     build = step_index(job, runs(".venv/bin/incidents build"))
     upload = step_index(job, uses("actions/upload-artifact"))
     test = step_index(job, runs("make test"))

@@ -275,51 +275,53 @@ class TestFiles:
 
 
 class TestPossibleDuplicates:
-    """The warning goes on the newer file, at the field that matches (checking one's own new
-    file with --strict shows it), and `distinct_from` says two cases are different incidents."""
+    """Both files of a pair get the warning, each at its own field that matches (so a check of
+    either file alone shows it), and `distinct_from` says two cases are different incidents."""
 
     def test_same_organization_and_day(self, project):
         project.add_incident()
         project.add_incident(
             "acme-other", url="https://reports.acme.dev/other", extra="", occurred="2024-03-01"
         )
-        newer = project.incidents / "acme-other.md"
-        newer.write_text(
-            newer.read_text(encoding="utf-8").replace(
-                "published: 2024-04-02", "published: 2024-05"
-            ),
-            encoding="utf-8",
-        )
         assert messages(project) == [
+            f"{P}:6:11: warning: occurred: same organization (acme) and day as 'acme-other' "
+            "(incidents/acme-other.md); is it the same incident? If they are different "
+            "incidents, add distinct_from: [acme-other]",
             "incidents/acme-other.md:6:11: warning: occurred: same organization (acme) and day as "
             f"'acme-gpu-outage' ({P}); is it the same incident? If they are different incidents, "
-            "add distinct_from: [acme-gpu-outage]"
+            "add distinct_from: [acme-gpu-outage]",
         ]
 
-    def test_the_warning_goes_on_the_newer_file_whatever_the_names(self, project):
-        """`aaa-new` sorts first but was published later: the warning is its own."""
+    def test_a_copy_under_a_new_id_is_reported_on_the_copy_whatever_the_names(self, project):
+        """A verbatim copy has the same dates and sources: nothing tells which file is new, so
+        `aaa-new` (which sorts first) is warned about as well as the case it copies, and a check
+        of the new file alone reports it."""
         project.add_incident()
-        project.add_incident(
-            "aaa-new", url="https://reports.acme.dev/postmortem", occurred="2023-01-01"
-        )
-        newer = project.incidents / "aaa-new.md"
-        newer.write_text(
-            newer.read_text(encoding="utf-8").replace("published: 2024-04-02", "published: 2025"),
-            encoding="utf-8",
-        )
-        assert messages(project) == [
+        project.write("incidents/aaa-new.md", incident_text(incident_id="aaa-new"))
+        project.write("incidents/aaa-new.ko.md", translation_text())
+        expected = [
+            "incidents/aaa-new.md:6:11: warning: occurred: same organization (acme) and day as "
+            f"'acme-gpu-outage' ({P}); is it the same incident? If they are different incidents, "
+            "add distinct_from: [acme-gpu-outage]",
             "incidents/aaa-new.md:18:10: warning: sources[0].url: also cited by 'acme-gpu-outage' "
             f"({P}); is it the same incident? If they are different incidents, add "
-            "distinct_from: [acme-gpu-outage]"
+            "distinct_from: [acme-gpu-outage]",
         ]
+        assert [m for m in messages(project) if m.startswith("incidents/aaa-new.md")] == expected
+        only = frozenset({"incidents/aaa-new.md"})
+        checked = check_project(ProjectPaths.at(project.root), TODAY, only)
+        assert [d.format() for d in checked.diagnostics] == expected
 
     def test_shared_source(self, project):
         project.add_incident()
         project.add_incident("globex-x", organization="globex", occurred="2023-01-01")
         assert messages(project) == [
+            f"{P}:18:10: warning: sources[0].url: also cited by 'globex-x' "
+            "(incidents/globex-x.md); is it the same incident? If they are different incidents, "
+            "add distinct_from: [globex-x]",
             "incidents/globex-x.md:18:10: warning: sources[0].url: also cited by 'acme-gpu-outage' "
             f"({P}); is it the same incident? If they are different incidents, add "
-            "distinct_from: [acme-gpu-outage]"
+            "distinct_from: [acme-gpu-outage]",
         ]
 
     def test_distinct_from_silences_the_warning_and_must_name_a_case(self, project):
