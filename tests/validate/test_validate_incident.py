@@ -565,3 +565,38 @@ def test_prose_with_safe_links_and_code_passes(project):
     project.add_incident(body=BODY_EN.replace("A driver update.", "A driver update.\n\n" + prose))
     project.write(T, translation_text())
     assert messages(project) == []
+
+
+@pytest.mark.parametrize(
+    ("word", "pool", "expected"),
+    [
+        ("acmee", ["acme", "globex"], "acme"),
+        ("gpu-failur", ["gpu-failure", "hardware-failure"], "gpu-failure"),
+        ("etdc", ["etcd", "coredns"], "etcd"),
+        ("apiserver", ["kube-apiserver", "etcd"], "kube-apiserver"),
+        ("infiniband", ["infiniband-fabric", "nvlink"], "infiniband-fabric"),
+        # New names that only share a few letters with a term: the hint to propose a term is
+        # right, a suggestion would be wrong.
+        ("mosaicml", ["modal", "meta", "microsoft"], None),
+        ("tencent", ["bytedance", "google"], None),
+        ("xai", ["ai2", "openai"], None),
+    ],
+)
+def test_a_suggestion_is_offered_only_when_it_is_likely_right(word, pool, expected):
+    from generator.validate.diagnostics import closest
+
+    assert closest(word, pool) == expected
+
+
+def test_a_new_organization_gets_the_hint_to_propose_it(project):
+    project.write(
+        "taxonomy.yml",
+        (project.root / "taxonomy.yml")
+        .read_text(encoding="utf-8")
+        .replace("      - id: globex", "      - id: modal", 1),
+    )
+    project.add_incident(organization="mosaicml")
+    assert messages(project) == [
+        f"{P}:8:15: organization: unknown organization term 'mosaicml'; terms are reviewed "
+        "vocabulary: propose it in taxonomy.yml"
+    ]
