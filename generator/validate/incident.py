@@ -274,8 +274,23 @@ def combine(
             problems.extend(translation.problems)
             excused = set(meta.not_in_sources) if meta is not None else set(SECTIONS)
             lang_of = translation.lang if translation.lang in SECTION_HEADINGS else "en"
+            # A section the original writes is to be translated, not declared uncovered (which
+            # the original's own section would then contradict).
+            written = {k: line for k, _, line in original.marks.lists} if original.marks else {}
             for key, line in translation.missing_sections:
-                if key not in excused:
+                if key in written and meta is not None:
+                    problems.append(
+                        _untranslated_section(
+                            translation.path,
+                            line,
+                            lang_of,
+                            key,
+                            original.path,
+                            meta.lang,
+                            written[key],
+                        )
+                    )
+                elif key not in excused:
                     problems.append(_missing_section(translation.path, line, lang_of, key))
             if meta is not None and meta.lang == translation.lang:
                 message = (
@@ -701,6 +716,17 @@ def _missing_section(path: str, line: int, lang: str, key: str) -> Diagnostic:
     message = f"section '## {SECTION_HEADINGS[lang][key]}' is missing"
     if key != "symptoms":
         message += f"; if no public source covers it, add {key} to not_in_sources"
+    return Diagnostic(path, line, 1, "body", message)
+
+
+def _untranslated_section(
+    path: str, line: int, lang: str, key: str, original: str, original_lang: str, at: int
+) -> Diagnostic:
+    theirs = SECTION_HEADINGS.get(original_lang, SECTION_HEADINGS["en"])[key]
+    message = (
+        f"section '## {SECTION_HEADINGS[lang][key]}' is missing; the original has "
+        f"'## {theirs}' ({original.rsplit('/', 1)[-1]}:{at}): translate it here"
+    )
     return Diagnostic(path, line, 1, "body", message)
 
 

@@ -247,7 +247,8 @@ class TestTranslations:
         project.write(T, translation_text(body=BODY_KO.replace("## 감지", "## 탐지")))
         assert messages(project) == [
             f"{T}:14:1: section '탐지': unknown section; sections are 증상, 촉발, 감지, 조치, 후속 조치, 교훈",
-            f"{T}:29:1: body: section '## 감지' is missing; if no public source covers it, add detection to not_in_sources",
+            f"{T}:29:1: body: section '## 감지' is missing; the original has '## Detection' "
+            "(acme-gpu-outage.md:32): translate it here",
         ]
 
 
@@ -378,14 +379,27 @@ class TestNotInSources:
         checked = check_project(ProjectPaths.at(project.root), TODAY)
         assert checked.result.incidents[0].meta.not_in_sources == ("follow_ups",)
 
-    def test_a_translation_missing_an_unlisted_section_is_an_error(self, project):
+    def test_a_section_dropped_in_the_translation_is_to_be_translated(self, project):
+        """The original writes Follow-ups, so listing it in not_in_sources would be an error:
+        the advice is to translate the original's section."""
         project.add_incident(translate=False)
         project.write(
             "incidents/acme-gpu-outage.ko.md", translation_text(body=self.NO_FOLLOW_UPS_KO)
         )
         assert messages(project) == [
-            f"{T}:25:1: body: section '## 후속 조치' is missing; if no public source covers it, "
-            "add follow_ups to not_in_sources"
+            f"{T}:25:1: body: section '## 후속 조치' is missing; the original has "
+            "'## Follow-ups' (acme-gpu-outage.md:40): translate it here"
+        ]
+
+    def test_a_section_missing_in_both_languages_is_to_be_listed(self, project):
+        """Then listing it is right; the translation waits for the original to be fixed."""
+        project.add_incident(body=self.NO_FOLLOW_UPS_EN, translate=False)
+        project.write(
+            "incidents/acme-gpu-outage.ko.md", translation_text(body=self.NO_FOLLOW_UPS_KO)
+        )
+        assert messages(project) == [
+            f"{P}:43:1: body: section '## Follow-ups' is missing; if no public source covers it, "
+            "add follow_ups to not_in_sources",
         ]
 
     def test_a_listed_section_that_has_text_is_an_error(self, project):
