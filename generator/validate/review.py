@@ -33,6 +33,7 @@ SUMMARY_LIMIT = 200  # characters (CONTRIBUTING: "at most 200 characters")
 MIN_HANGUL_IN_KOREAN = 0.2
 MAX_HANGUL_IN_ENGLISH = 0.2
 MIN_LETTERS_JUDGED = 40  # a short section (a list of product names) is not judged
+MIN_LETTERS_IN_A_LINE = 8  # nor a title or summary of a few letters
 
 # A number starts a run of digits, points and commas that nothing of the kind precedes ("1.2.3"
 # holds 1.2 alone). The scan finds each run that starts with a digit (a pattern led by a
@@ -208,6 +209,13 @@ def review_file(file: MarkdownFile, text: CaseText, taxonomy: Taxonomy | None = 
         else:
             continue
         problems.append(_warning(file.path, line, 1, f"section '{heading}'", message))
+    for field, value, at in (
+        ("title", text.title, title_at),
+        ("summary", text.summary, summary_at),
+    ):
+        message = _wrong_language(value, lang)
+        if message:
+            problems.append(_warning(file.path, *at, field, f"{field} {message}"))
     if len(text.summary) > SUMMARY_LIMIT:
         message = (
             f"summary is {len(text.summary)} characters; at most {SUMMARY_LIMIT}: "
@@ -220,6 +228,7 @@ def review_file(file: MarkdownFile, text: CaseText, taxonomy: Taxonomy | None = 
     problems.extend(_style_warnings(file.path, plain))
     if taxonomy is not None:
         problems.extend(_parent_and_child(doc, file.path, taxonomy))
+        problems.extend(_scale_not_in_text(doc, file.path, numbers.keys() | spelled))
     marks = Marks(
         lang,
         text.title,
@@ -231,6 +240,21 @@ def review_file(file: MarkdownFile, text: CaseText, taxonomy: Taxonomy | None = 
         tuple((k, items, line) for k, (items, line) in lists.items()),
     )
     return marks, problems
+
+
+def _wrong_language(value: str, lang: str) -> str | None:
+    """Why a title or summary reads as the other language than its file's, or None. Judged as
+    sections are: the share of Hangul among its letters, code spans left out."""
+    bare = _CODE_SPAN.sub("", value)
+    hangul, latin = _count(_HANGUL_RUN, bare), _latin_letters(bare)
+    if hangul + latin < MIN_LETTERS_IN_A_LINE:
+        return None
+    share = hangul / (hangul + latin)
+    if lang == "ko" and share < MIN_HANGUL_IN_KOREAN:
+        return "reads as English in a Korean file; write it in Korean (names stay in Latin letters)"
+    if lang == "en" and share > MAX_HANGUL_IN_ENGLISH:
+        return "reads as Korean in an English file; write it in English"
+    return None
 
 
 def compare(original: Marks, original_path: str, translation: Marks, path: str):
@@ -266,7 +290,10 @@ def compare(original: Marks, original_path: str, translation: Marks, path: str):
         ("title", translation.title, translation.title_at),
         ("summary", translation.summary, translation.summary_at),
     ):
-        if mine.strip() == getattr(original, field).strip():
+        # A copy that reads as the other language is already reported by review_file.
+        if mine.strip() == getattr(original, field).strip() and not _wrong_language(
+            mine, translation.lang
+        ):
             language = in_english(translation.lang)
             message = f"{field} is the original's, untranslated; write it in {language}"
             problems.append(_warning(path, *at, field, message))
@@ -326,6 +353,22 @@ def _parent_and_child(doc: YamlDocument, path: str, taxonomy: Taxonomy) -> list[
                     "list only the narrower term"
                 )
                 problems.append(_warning(path, *_position(doc, loc), field_name(loc), message))
+    return problems
+
+
+def _scale_not_in_text(doc: YamlDocument, path: str, written: set[str]) -> list[Diagnostic]:
+    """A scale figure is one the case's text gives: a figure the text never writes is a typo
+    or a guess (gpus: 400 where the text says 440)."""
+    scale = doc.data.get("scale")
+    problems = []
+    for key, value in scale.items() if isinstance(scale, dict) else ():
+        if isinstance(value, int) and not isinstance(value, bool) and str(value) not in written:
+            loc = ("scale", key)
+            message = (
+                f"{value:,} is not in the text; scale gives only figures the case states: "
+                "correct it, or say it in the text as the sources do"
+            )
+            problems.append(_warning(path, *_position(doc, loc), field_name(loc), message))
     return problems
 
 

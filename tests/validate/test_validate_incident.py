@@ -157,7 +157,11 @@ def test_front_matter_that_is_not_a_mapping(project):
 
 class TestSections:
     def test_missing(self, project):
-        project.add_incident(body=BODY_EN.replace("## Detection\n\nHealth checks failed.\n\n", ""))
+        project.add_incident(
+            body=BODY_EN.replace(
+                "## Detection\n\nHealth checks failed on 511 hosts with 4,088 GPUs.\n\n", ""
+            )
+        )
         assert messages(project) == [
             f"{P}:43:1: body: section '## Detection' is missing; if no public source covers it, add detection to not_in_sources"
         ]

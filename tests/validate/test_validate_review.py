@@ -90,10 +90,40 @@ def test_korean_with_names_and_error_strings_in_latin_letters_is_korean(project:
 
 
 def test_an_untranslated_title(project: Project):
+    """Left as the original's, it reads as English: one warning says so."""
     project.add_incident()
     project.write(T, translation_text(title="Acme: GPUs fall off the bus"))
     assert found(project) == [
+        f"{T}:2:8: warning: title: title reads as English in a Korean file; write it in Korean "
+        "(names stay in Latin letters)"
+    ]
+
+
+def test_an_untranslated_title_of_names_alone(project: Project):
+    """A copy too short to judge by its letters is still the original's."""
+    project.add_incident(title="Acme: H100")
+    project.write(T, translation_text(title="Acme: H100"))
+    assert found(project) == [
         f"{T}:2:8: warning: title: title is the original's, untranslated; write it in Korean"
+    ]
+
+
+def test_an_english_summary_in_the_korean_file_even_when_reworded(project: Project):
+    project.add_incident()
+    text = translation_text().replace(
+        "드라이버 업데이트로 GPU를 못 쓰게 됐습니다.", "A driver update made the GPUs unusable."
+    )
+    project.write(T, text)
+    assert found(project) == [
+        f"{T}:3:10: warning: summary: summary reads as English in a Korean file; write it in "
+        "Korean (names stay in Latin letters)"
+    ]
+
+
+def test_a_korean_title_in_the_english_original(project: Project):
+    project.add_incident(title="애크미: GPU가 버스에서 이탈")
+    assert found(project) == [
+        f"{P}:3:8: warning: title: title reads as Korean in an English file; write it in English"
     ]
 
 
@@ -116,8 +146,8 @@ def test_plain_sentence_endings_in_a_korean_file(project: Project):
     )
     project.write(T, translation_text(body=body))
     assert found(project) == [
-        f"{T}:16:10: warning: body: 했다체 sentence ending; case files use 합니다체 (…했습니다, …입니다)",
-        f"{T}:16:22: warning: body: 했다체 sentence ending; case files use 합니다체 (…했습니다, …입니다)",
+        f"{T}:16:33: warning: body: 했다체 sentence ending; case files use 합니다체 (…했습니다, …입니다)",
+        f"{T}:16:45: warning: body: 했다체 sentence ending; case files use 합니다체 (…했습니다, …입니다)",
     ]
 
 
