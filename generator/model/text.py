@@ -15,6 +15,18 @@ from .shorten import shorten
 
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 DATE_PATTERN = r"^\d{4}(?:-\d{2}(?:-\d{2})?)?$"
+# What `occurred` says when the sources give no date for the incident at all (a paper that dates
+# only its own publication). Only `occurred` may say it: every report has a publication date.
+UNKNOWN_DATE = "unknown"
+OCCURRED_PATTERN = r"^(?:\d{4}(?:-\d{2}(?:-\d{2})?)?|unknown)$"
+_DATE_FORMS = "YYYY, YYYY-MM or YYYY-MM-DD"
+OCCURRED_DESCRIPTION = (
+    "When the incident began, as precise as the sources: YYYY, YYYY-MM or YYYY-MM-DD; "
+    "`unknown` when they give no date (the case is then placed by its publication date, and "
+    "its page says the sources give no date)."
+)
+# No incident or report of computing infrastructure is older: a year such as 0000 is a mistake.
+EARLIEST_YEAR = 1900
 
 
 def _check_slug(value: object) -> object:
@@ -138,18 +150,26 @@ PlainLine = Annotated[Line, AfterValidator(_reject_markup)]
 
 def _to_partial_date(value: object) -> object:
     if value is None:
-        raise ValueError("is empty: write YYYY, YYYY-MM or YYYY-MM-DD")
+        raise ValueError(f"is empty: write {_DATE_FORMS}")
     if isinstance(value, datetime):
-        raise ValueError(f"'{value}' has a time of day; write YYYY, YYYY-MM or YYYY-MM-DD")
+        raise ValueError(f"'{value}' has a time of day; write {_DATE_FORMS}")
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, int) and not isinstance(value, bool) and 1000 <= value <= 9999:
-        return str(value)
+        value = str(value)  # a year, which YAML reads as a number
     if isinstance(value, str):
         value = value.strip()
+        if value.casefold() == UNKNOWN_DATE:
+            raise ValueError(
+                f"'{value}' is not a date: write {_DATE_FORMS} (only occurred may be unknown)"
+            )
         if not re.match(DATE_PATTERN, value):
-            raise ValueError(f"'{shorten(value)}' is not a date: write YYYY, YYYY-MM or YYYY-MM-DD")
+            raise ValueError(f"'{shorten(value)}' is not a date: write {_DATE_FORMS}")
         parts = [int(p) for p in value.split("-")]
+        if parts[0] < EARLIEST_YEAR:
+            raise ValueError(
+                f"'{value}' is before {EARLIEST_YEAR}; write the year the source gives"
+            )
         if len(parts) >= 2 and not 1 <= parts[1] <= 12:
             raise ValueError(f"'{value}' has no month {parts[1]}")
         if len(parts) == 3:
@@ -160,7 +180,7 @@ def _to_partial_date(value: object) -> object:
         return value
     kind = {dict: "a mapping", list: "a list"}.get(type(value))
     shown = kind or f"'{shorten(value)}'"
-    raise ValueError(f"{shown} is not a date: write YYYY, YYYY-MM or YYYY-MM-DD")
+    raise ValueError(f"{shown} is not a date: write {_DATE_FORMS}")
 
 
 PartialDate = Annotated[
@@ -169,6 +189,33 @@ PartialDate = Annotated[
     StringConstraints(pattern=DATE_PATTERN),
     Field(description="A date as precise as the source: YYYY, YYYY-MM or YYYY-MM-DD."),
 ]
+
+
+def _to_occurred(value: object) -> object:
+    if isinstance(value, str) and value.strip() == UNKNOWN_DATE:
+        return UNKNOWN_DATE
+    if isinstance(value, str) and value.strip().casefold() == UNKNOWN_DATE:
+        raise ValueError(f"'{value.strip()}': write unknown in lowercase")
+    try:
+        return _to_partial_date(value)
+    except ValueError as exc:
+        message = str(exc)
+        if " is not a date: " in message:  # not a date at all: name the other choice too
+            message += ", or unknown when the sources give no date"
+        raise ValueError(message) from None
+
+
+OccurredDate = Annotated[
+    str,
+    BeforeValidator(_to_occurred),
+    StringConstraints(pattern=OCCURRED_PATTERN),
+    Field(description=OCCURRED_DESCRIPTION),
+]
+
+
+def is_known(value: str) -> bool:
+    """False for `unknown`, the one value of `occurred` that is not a date."""
+    return value != UNKNOWN_DATE
 
 
 def date_key(value: str) -> tuple[int, int, int]:
@@ -184,9 +231,18 @@ def date_before(a: str, b: str) -> bool:
 
 
 def parse_partial_date(value: object) -> str | None:
-    """The normalised partial date, or None when `value` is not one."""
+    """The normalised partial date, or None when `value` is not one (`unknown` is not one)."""
     try:
         result = _to_partial_date(value)
+    except ValueError:
+        return None
+    return result if isinstance(result, str) else None
+
+
+def parse_occurred(value: object) -> str | None:
+    """The normalised value of `occurred` (a partial date or `unknown`), or None."""
+    try:
+        result = _to_occurred(value)
     except ValueError:
         return None
     return result if isinstance(result, str) else None

@@ -247,6 +247,8 @@ def browser_rules() -> dict[str, Any]:
         },
         "english": data["english"],
         "stopwords": sorted(analyzer.stopwords),
+        "max_query_chars": data["max_query_chars"],
+        "max_word_chars": data["max_word_chars"],
         "max_query_words": data["max_query_words"],
         "exact_first": data["exact_first"],
         "join_words": data["join_words"],

@@ -329,6 +329,7 @@ def _units(
     words: list[tuple[str, str]] = []  # (typed, analysed)
     joinable = False  # the word before was kept as typed: it may be joined with this one
     for raw in analyzer.raw_words(query):
+        raw = raw[: rules()["max_word_chars"]]
         word = analyzer.stem(raw)
         if joinable and rules()["join_words"] and same_script(words[-1][0], raw):
             joined = analyzer.stem(words[-1][0] + raw)
@@ -362,10 +363,16 @@ def same_script(a: str, b: str) -> bool:
     return bool(HANGUL.match(a)) == bool(HANGUL.match(b))
 
 
+def bounded_query(query: str) -> str:
+    """The part of `query` the engines read (`max_query_chars` code points)."""
+    return query[: rules()["max_query_chars"]]
+
+
 def query_groups(query: str, corpus: Corpus, analyzer: Analyzer | None = None):
     """(groups, ignored words): the query's words and the phrases in it that name a term, each
     with its alternatives; filler left out of a query that has other words."""
     analyzer = analyzer or default_analyzer()
+    query = bounded_query(query)
     cap = rules()["max_query_words"]
     most = rules()["max_alternatives"]
     units: list[tuple[str, tuple[str, ...]]] = []

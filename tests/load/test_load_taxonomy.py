@@ -101,6 +101,12 @@ def test_fixture_taxonomy_is_valid_and_keeps_its_declarations():
             "taxonomy.yml:4:15: matrices[1][1]: unknown facet 'causes' (did you mean 'cause'?)",
         ),
         (
+            "  - [symptom, cause]\n",
+            "  - [cause, component]\n",
+            "taxonomy.yml:4:5: matrices[1]: this matrix has the same page as matrices[0] "
+            "(ko/matrix/cause-x-component.html); keep one",
+        ),
+        (
             "graph: [cause, component",
             "graph: [domain, component",
             "taxonomy.yml:1:9: graph[0]: 'domain' is not a descriptive facet",

@@ -13,12 +13,15 @@ from pydantic import TypeAdapter, ValidationError
 from generator.model.text import (
     INVISIBLE,
     Line,
+    OccurredDate,
     PartialDate,
     PlainLine,
     Slug,
     date_before,
     date_key,
+    is_known,
     lookalike_problem,
+    parse_occurred,
     parse_partial_date,
     skeleton,
 )
@@ -27,6 +30,7 @@ LINE = TypeAdapter(Line)
 PLAIN = TypeAdapter(PlainLine)
 SLUG = TypeAdapter(Slug)
 DATE = TypeAdapter(PartialDate)
+OCCURRED = TypeAdapter(OccurredDate)
 
 
 def message(adapter: TypeAdapter, value: object) -> str:
@@ -101,6 +105,46 @@ class TestParsePartialDate:
         text = message(DATE, "x" * 500)
         assert "x" * 79 + "…'" in text
         assert "x" * 80 not in text
+
+
+class TestOccurred:
+    """`occurred` is a partial date or `unknown`, when the sources give no date; no other date
+    field may be unknown (every report has a publication date)."""
+
+    @pytest.mark.parametrize(
+        ("value", "expected"),
+        [("unknown", "unknown"), (" unknown ", "unknown"), ("2021", "2021"), (2021, "2021")],
+    )
+    def test_a_partial_date_or_unknown(self, value, expected):
+        assert OCCURRED.validate_python(value) == expected
+        assert parse_occurred(value) == expected
+
+    def test_unknown_is_the_one_value_that_is_not_known(self):
+        assert not is_known("unknown")
+        assert is_known("2021") and is_known("2021-02-22")
+
+    @pytest.mark.parametrize(
+        ("value", "expected"),
+        [
+            ("Unknown", "Value error, 'Unknown': write unknown in lowercase"),
+            (
+                "March",
+                "Value error, 'March' is not a date: write YYYY, YYYY-MM or YYYY-MM-DD, or "
+                "unknown when the sources give no date",
+            ),
+            ("2024-13", "Value error, '2024-13' has no month 13"),
+        ],
+    )
+    def test_what_is_wrong_names_unknown_where_it_could_help(self, value, expected):
+        assert message(OCCURRED, value) == expected
+        assert parse_occurred(value) is None
+
+    def test_other_dates_may_not_be_unknown(self):
+        assert parse_partial_date("unknown") is None
+        assert message(DATE, "unknown") == (
+            "Value error, 'unknown' is not a date: write YYYY, YYYY-MM or YYYY-MM-DD "
+            "(only occurred may be unknown)"
+        )
 
 
 class TestDateKeyAndBefore:
@@ -320,3 +364,9 @@ class TestWhatUnicodeSaysIsInvisibleOrALookalike:
     )
     def test_lookalikes(self, text, expected):
         assert expected in lookalike_problem(text)
+
+
+@pytest.mark.parametrize("value", ["0000", "0999-01", 1899, "1066-10-14"])
+def test_a_year_before_computing_is_no_date(value):
+    with pytest.raises(ValidationError, match="is before 1900"):
+        DATE.validate_python(value)

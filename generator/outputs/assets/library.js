@@ -265,7 +265,7 @@
     });
     var page = parseInt(params.get("page") || "1", 10);
     return {
-      query: params.get("q") || "",
+      query: window.IncidentSearch.boundedQuery(params.get("q") || "", TERMS.rules),
       filters: filters,
       page: page > 0 ? page : 1,
       graph: params.get("graph") === "1",
@@ -376,6 +376,7 @@
       class: "il-search__input",
       placeholder: S.search_placeholder,
       autocomplete: "off",
+      maxlength: String(TERMS.rules.max_query_chars),
       "data-il-query": "",
     });
     var label = el("label", { for: "il-query", class: "il-search__label", text: S.search_label });

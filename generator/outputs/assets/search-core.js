@@ -242,6 +242,12 @@
   };
 
   // The characters a correction keeps, and the part of the vocabulary a word is in.
+  // The part of a query the engines read: max_query_chars code points (not UTF-16 units, so
+  // the Python engine reads the same).
+  function boundedQuery(query, rules) {
+    return Array.from(query).slice(0, rules.max_query_chars).join("");
+  }
+
   function startOf(word, rules) {
     var same = rules.typo.same_start;
     return word.slice(0, HANGUL.test(word) ? same.hangul : same.latin);
@@ -254,7 +260,9 @@
     var self = this;
     var rules = this.rules;
     var analyzer = this.analyzer;
-    var raws = analyzer.rawWords(query);
+    var raws = analyzer.rawWords(boundedQuery(query, rules)).map(function (raw) {
+      return Array.from(raw).slice(0, rules.max_word_chars).join("");
+    });
     var joins = [];
     for (var i = 1; i < raws.length && rules.join_words; i++) joins.push(analyzer.stem(raws[i - 1] + raws[i]));
     return Promise.all(joins.map(function (w) { return self.frequency(w); })).then(function (counts) {
@@ -793,6 +801,7 @@
     Vocabulary: Vocabulary,
     memoryIndex: memoryIndex,
     startOf: startOf,
+    boundedQuery: boundedQuery,
     editDistance: editDistance,
     correction: correction,
   };
