@@ -22,6 +22,7 @@ from ..load.front_matter import MarkdownFile, YamlDocument
 from ..model.incident import SECTION_HEADINGS, CaseText, body_lines
 from ..model.taxonomy import Taxonomy
 from .diagnostics import Diagnostic, field_name
+from .voice import ABOUT_THE_REPORT, about_the_sources
 
 # The sections written as lists, one action per item (CONTRIBUTING, "The body").
 LIST_SECTIONS = ("actions", "follow_ups")
@@ -124,6 +125,7 @@ _KO_COUNTER_AHEAD = re.compile(r"\s?(?:" + _KO_COUNTERS + r")")
 # 했다체: a sentence that ends in 다 without 니 before it (했다, 였다, 이다, 된다), outside quotes.
 _PLAIN_ENDING = re.compile(r"([\uac00-\ub2c7\ub2c9-\ud7a3])다(?=[.!?](?:\s|$|[\"”’)]))")  # not 니다
 _QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"|‘[^’]*’|「[^」]*」|『[^』]*』")
+_SENTENCE_ENDS = re.compile(r"[.!?](?:\s|$)")
 MAX_STYLE_WARNINGS = 3  # per file: past a few, one line says how many more
 
 # Hosts that only ever stand for a real address (RFC 2606 and RFC 6761), and words that stand in
@@ -188,6 +190,7 @@ def review_file(file: MarkdownFile, text: CaseText, taxonomy: Taxonomy | None = 
                 if "다" in line and not line.lstrip().startswith(">"):
                     bare = _blank(_URL, _blank(_CODE_SPAN, line))  # columns kept
                     plain.extend(_plain_endings(bare, number, 1))
+        problems.extend(_about_the_sources(file.path, lang, key, lines, joined))
 
     for key in LIST_SECTIONS:
         if key in lists and lists[key][0] == 0:
@@ -240,6 +243,30 @@ def review_file(file: MarkdownFile, text: CaseText, taxonomy: Taxonomy | None = 
         tuple((k, items, line) for k, (items, line) in lists.items()),
     )
     return marks, problems
+
+
+def _about_the_sources(
+    path: str, lang: str, key: str, lines: list[tuple[int, str]], joined: str
+) -> list[Diagnostic]:
+    """Sentences of a section that talk about the report or the case instead of the incident
+    (voice.py); a section that says nothing else is to be left out and listed."""
+    found = about_the_sources(_blank(_CODE_SPAN, joined), lang)
+    heading = SECTION_HEADINGS[lang][key]
+    problems = []
+    for offset, message in found:
+        row = joined.count("\n", 0, offset)
+        col = offset - (joined.rfind("\n", 0, offset) + 1) + 1
+        if message == ABOUT_THE_REPORT and len(found) == 1 and _one_sentence(joined):
+            message = (
+                f"'## {heading}' only says that the sources do not cover it: leave the "
+                f"section out of both languages and add {key} to not_in_sources"
+            )
+        problems.append(_warning(path, lines[row][0], col, f"section '{heading}'", message))
+    return problems
+
+
+def _one_sentence(text: str) -> bool:
+    return len(_SENTENCE_ENDS.findall(text.strip())) <= 1
 
 
 def _wrong_language(value: str, lang: str) -> str | None:

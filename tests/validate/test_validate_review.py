@@ -338,3 +338,66 @@ def test_no_korean_number_word_begins_another():
     assert {w[0] for w in review._KO_NATIVE}.isdisjoint(
         w[0] for w in review._KO_WORDS if w not in review._KO_NATIVE
     )
+
+
+def test_a_section_that_only_says_the_sources_are_silent(project: Project):
+    """CONTRIBUTING's rule: such a section is left out and listed in not_in_sources."""
+    detection_en = "Health checks failed on 511 hosts with 4,088 GPUs."
+    detection_ko = "호스트 511대, GPU 4,088개에서 헬스 체크가 실패했습니다."
+    project.add_incident(
+        body=BODY_EN.replace(
+            detection_en,
+            "The report does not say how the failure was first noticed (511 hosts, 4,088 GPUs).",
+        )
+    )
+    silent_ko = "보고서에는 처음 어떻게 감지했는지 나오지 않습니다(호스트 511대, GPU 4,088개)."
+    project.write(T, translation_text(body=BODY_KO.replace(detection_ko, silent_ko)))
+    assert found(project) == [
+        f"{T}:16:1: warning: section '감지': '## 감지' only says that the sources do not cover "
+        "it: leave the section out of both languages and add detection to not_in_sources",
+        f"{P}:34:1: warning: section 'Detection': '## Detection' only says that the sources do "
+        "not cover it: leave the section out of both languages and add detection to "
+        "not_in_sources",
+    ]
+
+
+def test_a_sentence_about_the_report_or_the_case_itself(project: Project):
+    lessons = (
+        "Check every host. The postmortem doesn't\nmention who approved the update, "
+        "and the part of the report this entry draws on ends there."
+    )
+    project.add_incident(body=BODY_EN.replace("Check every host.", lessons))
+    project.write(
+        T,
+        translation_text(
+            body=BODY_KO.replace(
+                "모든 호스트를 확인합니다.",
+                "모든 호스트를 확인합니다. 이 항목이 참고한 부분에는 승인 과정이 없습니다.",
+            )
+        ),
+    )
+    assert found(project) == [
+        f"{T}:28:16: warning: section '교훈': talks about this case itself, not the incident: "
+        "say what happened",
+        f"{P}:46:19: warning: section 'Lessons': talks about the report, not the incident: "
+        "leave out what the sources do not cover (a whole section goes in not_in_sources)",
+        f"{P}:47:38: warning: section 'Lessons': talks about this case itself, not the "
+        "incident: say what happened",
+    ]
+
+
+def test_what_a_source_gives_instead_of_a_date_may_be_said(project: Project):
+    project.add_incident(
+        body=BODY_EN.replace(
+            "A driver update.", "A driver update. The paper does not say on what date."
+        )
+    )
+    project.write(
+        T,
+        translation_text(
+            body=BODY_KO.replace(
+                "드라이버 업데이트.", "드라이버 업데이트. 논문에는 날짜가 나오지 않습니다."
+            )
+        ),
+    )
+    assert found(project) == []
