@@ -620,3 +620,14 @@ def test_tests_that_fork_run_where_no_other_thread_runs_and_report_back(tmp_path
     assert "1 failed, 2 passed, 1 skipped" in output, output
     assert "in a pytest of its own" in output and "failed as it should" in output
     assert "skipped for a reason" in output
+
+
+def test_the_package_metadata_builds_without_deprecation_warnings():
+    """setuptools (77 and later) prints a page-long deprecation for a license written as a
+    table, once per build step of `make site`'s install: the license is an SPDX expression,
+    which the build's minimum setuptools reads."""
+    import tomllib
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    assert project["project"]["license"] == "Apache-2.0"
+    assert project["build-system"]["requires"] == ["setuptools>=77"]
