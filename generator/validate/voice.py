@@ -16,11 +16,13 @@ _REPORT_EN = (
     r"(?:report|reports|postmortem|post-mortem|paper|article|blog\s+post|post|write-up|writeup|"
     r"source|sources|announcement|documentation)"
 )
+# "The report does not say …" and its kin: a report as the subject, a verb of telling denied.
 _SILENT_EN = re.compile(
     r"\b(?:the|this|that|its|their|these|those|our|any)\s+(?:[\w'-]+\s+){0,2}?"
     + _REPORT_EN
     + r"\s+(?:(?:does|do|did)\s+not|doesn't|don't|didn't|never)\s+"
-    r"(?:say|mention|describe|explain|record|cover|document|detail|tell|specify|discuss)\b"
+    r"(?:say|says|mention|describe|explain|record|cover|document|detail|tell|specify|discuss|"
+    r"give|name|list|include|state|quantify|identify|disclose|report|break\s+down)\b"
     r"|\b(?:is|are|was|were)\s+not\s+(?:mentioned|described|explained|recorded|covered|"
     r"documented|detailed|specified|stated|said|given)\s+(?:in|by)\s+(?:the|any|its)\s+"
     + _REPORT_EN
@@ -32,16 +34,18 @@ _SELF_EN = re.compile(
     r"\bthis\s+(?:entry|page)\b|\bthe\s+part\s+of\s+the\s+\w+\s+(?:this|that)\s+(?:case|entry)\b",
     re.IGNORECASE,
 )
-_DATE_EN = re.compile(r"\bdat(?:e|es|ed)\b", re.IGNORECASE)
+_DATE_EN = re.compile(r"\b(?:dat(?:e|es|ed)|year)\b", re.IGNORECASE)
 
 _NOT_HANGUL_BEFORE = r"(?<![\uac00-\ud7a3])"
+# "보고서에는 … 나오지 않습니다" and its kin, within one sentence.
 _SILENT_KO = re.compile(
-    _NOT_HANGUL_BEFORE + r"(?:보고서|포스트모템|논문|출처|원문|글|발표|공지|자료|블로그)"
+    _NOT_HANGUL_BEFORE + r"(?:보고서|포스트모템|논문|출처|원문|글|발표|공지|자료|블로그|플레이북)"
     r"(?:에는|에서는|은|는|도|에도|에서도|만으로는)"
-    r"[^.!?]{0,80}?(?:나오지|언급하지|설명하지|다루지|기록하지|말하지|쓰여\s?있지|적혀\s?있지)\s?않"
+    r"[^.!?]{0,80}?(?:나오지|언급하지|설명하지|다루지|기록하지|말하지|쓰여\s?있지|적혀\s?있지|"
+    r"밝히지|적지|알려\s?주지)\s?않"
 )
 _SELF_KO = re.compile(_NOT_HANGUL_BEFORE + r"이\s(?:항목|페이지)")
-_DATE_KO = re.compile(r"날짜|연도|일자")
+_DATE_KO = re.compile(r"날짜|연도|일자|언제")
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 
 ABOUT_THE_REPORT = (

@@ -401,3 +401,24 @@ def test_what_a_source_gives_instead_of_a_date_may_be_said(project: Project):
         ),
     )
     assert found(project) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "about"),
+    [
+        ("The postmortem does not name the configurations.", "en", True),
+        ("How it was noticed is not described in the report.", "en", True),
+        ("The sources are silent on detection.", "en", True),
+        ("NCCL does not say which rank hung.", "en", False),  # a program, not a report
+        ("The paper does not date the incidents; 2021 is its year of publication.", "en", False),
+        ("포스트모템은 어떤 구성인지는 밝히지 않습니다.", "ko", True),
+        ("출처에는 하나의 촉발 요인이 나오지 않습니다.", "ko", True),
+        ("논문은 각 장애가 언제 일어났는지 적지 않습니다.", "ko", False),  # dates may be explained
+        ("오버레이 항목의 불일치를 찾았습니다.", "ko", False),  # 이 항목 inside a word
+        ("보고서는 사고의 원인을 드라이버로 봅니다.", "ko", False),  # what the report says is fine
+    ],
+)
+def test_what_counts_as_talking_about_the_report(text, lang, about):
+    from generator.validate.voice import about_the_sources
+
+    assert bool(about_the_sources(text, lang)) is about
