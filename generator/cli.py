@@ -374,7 +374,13 @@ def build(root: Path, strict: bool, site_dir: Path | None) -> None:
 
 @main.command()
 @ROOT_OPTION
-@click.option("--dev-addr", default="127.0.0.1:8000", show_default=True)
+@click.option(
+    "--dev-addr",
+    default="127.0.0.1:8000",
+    show_default=True,
+    metavar="HOST:PORT",
+    help="Address and port to serve the preview on.",
+)
 def serve(root: Path, dev_addr: str) -> None:
     """Preview the site with live reload (same as `mkdocs serve`)."""
     from .adapters.mkdocs.commands import serve_site

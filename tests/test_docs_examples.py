@@ -197,3 +197,21 @@ def test_the_worked_example_passes_once_its_two_pointed_out_problems_are_fixed(l
     (library / f"{name}.{other}.md").write_text(as_translation(examples[other]), encoding="utf-8")
     output = run(f".venv/bin/incidents check --strict {name}.md", library)
     assert matches("ok: … incidents checked, 0 error(s), 0 warning(s)", output), output
+
+
+def test_the_sections_of_contributing_that_other_files_point_to_exist():
+    """taxonomy.yml sends contributors to CONTRIBUTING's "Proposing a term" and "Adding a facet";
+    a pointer to a heading that does not exist leaves them with nothing."""
+    headings = {
+        re.sub(r"^#+\s+(?:[\d.]+\s+)?", "", line).strip()
+        for line in (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8").splitlines()
+        if line.startswith("#")
+    }
+    pointer = re.compile(r'CONTRIBUTING(?:\.md)?,? \(?"([^"]+)"')
+    named = {
+        (path.name, title)
+        for path in [REPO / "taxonomy.yml", *sorted((REPO / "generator").rglob("*.py"))]
+        for title in pointer.findall(path.read_text(encoding="utf-8"))
+    }
+    assert ("taxonomy.yml", "Adding a facet") in named
+    assert [(name, title) for name, title in sorted(named) if title not in headings] == []
