@@ -402,33 +402,26 @@ def mcp(root: Path, exports: Path | None, site_url: str | None) -> None:
     """Serve the library to coding agents over the Model Context Protocol (stdio).
 
     Register it with an agent as a command: `incidents mcp --root /path/to/repo`. Problems are
-    reported on standard error; standard output carries the protocol."""
+    reported on standard error; standard output carries the protocol. The server answers at once
+    and reads the library behind it; incidents whose files have errors are left out."""
     from .adapters import mcp as server
-    from .agent.catalogue import Catalogue
-    from .load.export import ExportError
+    from .agent import loading
 
-    if exports is not None:
-        try:
-            catalogue = Catalogue.from_export(exports, site_url)
-        except ExportError as exc:
-            click.echo(f"incidents mcp: {exc}", err=True)
-            sys.exit(1)
-    else:
-        library = _load_library(root, err=True)
-        catalogue = Catalogue(
-            library, site_url if site_url is not None else server.site_url_of(root)
-        )
-    checker = None
-    if exports is None:
-        from functools import cache
+    def report(line: str) -> None:
+        click.echo(line, err=True)
 
-        from .audit.runner import Checker
-
-        @cache
-        def checker() -> Checker:
-            return Checker.of_library(root, catalogue.library, catalogue.site_url)
-
-    server.run(catalogue, checker)
+    try:
+        if exports is not None:
+            source = loading.from_export(exports, site_url, report)
+        else:
+            url = site_url if site_url is not None else server.site_url_of(root)
+            source = loading.from_root(root, url, report)
+    except loading.StartError as exc:
+        for line in exc.lines:
+            click.echo(line, err=True)
+        click.echo("incidents mcp: cannot start", err=True)
+        sys.exit(1)
+    server.run(source)
 
 
 @main.command()
@@ -594,9 +587,13 @@ def terms(facet: str | None, root: Path, lang: str) -> None:
         except CatalogueError as exc:
             click.echo(f"incidents terms: {exc}", err=True)
             sys.exit(2)
+        terms = list(listed.terms)
+        while listed.next_offset is not None:  # the catalogue answers a page at a time
+            listed = catalogue.terms(name, lang, offset=listed.next_offset)
+            terms += listed.terms
         click.echo(f"{listed.facet} ({listed.label}): {listed.description}")
-        width = max((len(t.id) for t in listed.terms), default=0)
-        for term in listed.terms:
+        width = max((len(t.id) for t in terms), default=0)
+        for term in terms:
             aliases = f"  (also: {', '.join(term.aliases)})" if term.aliases else ""
             parent = f"  [under {term.parent}]" if term.parent else ""
             click.echo(f"  {term.id:<{width}}  {term.cases:>4}  {term.label}{parent}{aliases}")

@@ -257,6 +257,7 @@ def browser_rules() -> dict[str, Any]:
         "typo": data["typo"],
         "lead_bonus": data["lead_bonus"],
         "title_bonus": data["title_bonus"],
+        "often": data["often"],
         "synonym_weight": data["synonym_weight"],
         "fallback": data["fallback"],
         "matching": data["matching"],

@@ -122,7 +122,7 @@
         ? loadScript("words/" + spellHangul(start) + ".js")
         : Promise.resolve();
       parts[start] = loaded.then(function () {
-        var part = (data().words || {})[start] || { words: [], postings: [], shown: {}, lead: [], title: [] };
+        var part = (data().words || {})[start] || { words: [], postings: [], shown: {}, lead: [], title: [], often: [] };
         return window.IncidentSearch.Vocabulary.fromPart(part);
       });
     }
