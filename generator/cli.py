@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from .languages import LANGS
-from .load.files import ProjectPaths, only_files, select_incident_files
+from .load.files import ProjectPaths, incident_stem, only_files, select_incident_files
 from .pipeline.check_cache import Report, ResultStore
 from .validate.diagnostics import printable
 
@@ -91,13 +91,7 @@ def check(
             return
         paths = (*paths, *found)
     if paths:
-        only, problems = select_incident_files(project, list(paths))
-        for problem in problems:
-            click.echo(problem)
-        if problems:
-            noun = "path names" if len(problems) == 1 else "paths name"
-            click.echo(f"check failed: {len(problems)} {noun} no incident file", err=True)
-            sys.exit(1)
+        only = _selected(project, paths, "check")
     today = date.today()
     store = None if no_cache else ResultStore(project, today)
     report = store.lookup() if store is not None else None
@@ -128,6 +122,19 @@ def check(
         )
         sys.exit(1)
     click.echo(f"ok: {summary}", err=True)
+
+
+def _selected(project: ProjectPaths, paths: tuple[Path, ...], command: str) -> frozenset[str]:
+    """The incident files PATHS name (display paths), or exit 1 naming each path that names
+    none."""
+    only, problems = select_incident_files(project, list(paths))
+    for problem in problems:
+        click.echo(problem)
+    if problems:
+        noun = "path names" if len(problems) == 1 else "paths name"
+        click.echo(f"{command} failed: {len(problems)} {noun} no incident file", err=True)
+        sys.exit(1)
+    return only
 
 
 def _cell(value: object) -> object:
@@ -367,7 +374,13 @@ def build(root: Path, strict: bool, site_dir: Path | None) -> None:
 
 @main.command()
 @ROOT_OPTION
-@click.option("--dev-addr", default="127.0.0.1:8000", show_default=True)
+@click.option(
+    "--dev-addr",
+    default="127.0.0.1:8000",
+    show_default=True,
+    metavar="HOST:PORT",
+    help="Address and port to serve the preview on.",
+)
 def serve(root: Path, dev_addr: str) -> None:
     """Preview the site with live reload (same as `mkdocs serve`)."""
     from .adapters.mkdocs.commands import serve_site
@@ -412,19 +425,33 @@ def mcp(root: Path, exports: Path | None, site_url: str | None) -> None:
 
 
 @main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @ROOT_OPTION
 @click.option("--timeout", type=float, default=15.0, show_default=True, help="Seconds per URL.")
 @click.option("--jobs", type=int, default=8, show_default=True, help="URLs asked for at once.")
 @FORMAT_OPTION
-def links(root: Path, timeout: float, jobs: int, output_format: str) -> None:
-    """Ask every source URL the cases cite whether it is still there (goes to the network;
-    never part of check, build or the tests). Gone or unreachable: an error; refused or a
-    server error: a warning."""
-    from .adapters.source_links import check_links, sources_of
+def links(
+    paths: tuple[Path, ...], root: Path, timeout: float, jobs: int, output_format: str
+) -> None:
+    """Ask every source URL the cases cite (or only those of PATHS, as `check` takes them)
+    whether it is still there (goes to the network; never part of check, build or the tests).
+    Gone or unreachable: an error; refused or a server error: a warning. Offline, it says the
+    network is unreachable (exit 2) instead of reporting every source gone."""
+    from .adapters.source_links import Unreachable, check_links, sources_of
 
+    project = ProjectPaths.at(root)
+    only = _selected(project, paths, "links") if paths else None
     library = _load_library(root)
-    sources = sources_of(library.incidents, ProjectPaths.at(root).root)
-    problems = check_links(sources, timeout, jobs)
+    wanted = None if only is None else {incident_stem(p) for p in only}
+    chosen = [i for i in library.incidents if wanted is None or incident_stem(i.path) in wanted]
+    ids = {i.meta.id for i in chosen}
+    others = [s.url for i in library.incidents if i.meta.id not in ids for s in i.meta.sources]
+    sources = sources_of(chosen, project.root)
+    try:
+        problems = check_links(sources, timeout, jobs, others=others)
+    except Unreachable as exc:
+        click.echo(f"links: {exc}", err=True)
+        sys.exit(2)
     _report(tuple(problems), output_format)
     errors = sum(1 for p in problems if p.severity == "error")
     urls = len({s.url for s in sources})

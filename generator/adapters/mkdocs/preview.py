@@ -29,7 +29,7 @@ from typing import Any
 from ...pipeline.check_cache import CheckCache
 from ...pipeline.executor import Executor, serial
 from ...pipeline.site import BuildError, Site, build
-from . import frames, support
+from . import frames, reload, support
 from .errors import PreviewErrors
 
 
@@ -132,6 +132,7 @@ def serve(server, library_files: Iterable[Path], session: Session | None):
         errors = PreviewErrors(lambda: session.error)
         server.builder = errors.builder(builder(server.builder, session.rebuild))
         server.set_app(errors.app(server.serve_request))
+    reload.install(server)
     support.notified_watching(server)
     for path in library_files:
         if path.exists():
