@@ -5,7 +5,7 @@
 Runs `generator.pipeline.site.build` with the build's own executor and prints, for each stage, its
 time and the process's resident memory before and after it, with the peak so far (VmRSS and
 VmHWM from /proc, so Linux only). Then what the finished site holds. A measurement, not a test:
-it is how the corpus was found to take 1.5 GiB of 2.7 at 10,000 incidents (bench/README.md).
+it says which stage holds the memory a large build needs.
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ STAGES = (
     "build_pages",
     "_start_render",
     "layout_terms",
-    "build_corpora",
+    "index_cases",
+    "build_corpus",
     "_files",
     "_rendered",
 )

@@ -46,7 +46,7 @@ sys.path.insert(0, str(BENCH))
 
 from generate import write_plain_pages, write_project  # noqa: E402
 
-from generator.pipeline.check_result import RACY_SECONDS  # noqa: E402
+from generator.pipeline.check_cache import RACY_SECONDS  # noqa: E402
 
 VENV_BIN = Path(sys.executable).parent
 INCIDENTS = VENV_BIN / "incidents"
@@ -64,7 +64,8 @@ CORE_STAGES = {
     "terms_payload": "search data + graph",
     "cases_payload": "search data + graph",
     "as_script": "search data + graph",
-    "build_corpora": "search corpus + index",
+    "index_cases": "search corpus + index",
+    "build_corpus": "search corpus + index",
     "search_files": "search corpus + index",
     "markdown_files": "Markdown (.md, llms.txt)",
     "api_files": "exports + feeds",
@@ -251,7 +252,7 @@ def measure(
     row["check"] = asdict(check)
     status(f"N={count}: incidents check {_seconds(check)}")
     report_failure(check)
-    # Stats younger than RACY_SECONDS are never trusted (pipeline/check_result.py): wait that long
+    # Stats younger than RACY_SECONDS are never trusted (pipeline/check_cache.py): wait that long
     # after writing the corpus, then a check with the cold run's per-file cache ("warm", which
     # stores the report) and one with nothing changed since ("unchanged").
     time.sleep(max(0.0, started + row["generate_s"] + RACY_SECONDS + 0.5 - time.perf_counter()))

@@ -10,15 +10,15 @@ from typing import TYPE_CHECKING
 import click
 
 from .languages import LANGS
-from .load.files import ProjectPaths, select_incident_files
-from .pipeline.check_result import Report, ResultStore, incident_stem, only_files
+from .load.files import ProjectPaths, incident_stem, only_files, select_incident_files
+from .pipeline.check_cache import Report, ResultStore
 from .validate.diagnostics import printable
 
 if TYPE_CHECKING:
     from .validate.diagnostics import Diagnostic
 
 # The models, YAML and the checks are imported by the commands that use them: `incidents check`
-# of an unchanged library answers from its stored report without them (pipeline/check_result.py).
+# of an unchanged library answers from its stored report without them (pipeline/check_cache.py).
 
 ROOT_OPTION = click.option(
     "--root",

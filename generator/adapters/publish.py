@@ -117,7 +117,7 @@ class Publication:
 def discard_stale(site_dir: Path) -> None:
     """Remove folders left by builds that were killed (their process is gone)."""
     parent, name = site_dir.parent, site_dir.name
-    # "search": the documents of the search index that builds wrote until 2026-12-02.
+    # "search": the documents of a search index that earlier versions of the build wrote.
     for kind in ("building", "search", "old"):
         for path in parent.glob(f".{name}.{kind}-*"):
             pid = path.name.rsplit("-", 1)[-1]

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..validate.diagnostics import closest, printable
+from ..validate.diagnostics import Diagnostic, closest, printable
 
 
 @dataclass(frozen=True)
@@ -154,3 +154,18 @@ def select_incident_files(
                     "reads incidents from"
                 )
     return frozenset(selected), problems
+
+
+def incident_stem(display: str) -> str:
+    """`incidents/x.en.md` and `incidents/x.md` both -> `incidents/x`."""
+    if display.endswith(".md"):
+        display = display[: -len(".md")]
+    head, _, name = display.rpartition("/")
+    name = name.split(".")[0]
+    return f"{head}/{name}" if head else name
+
+
+def only_files(diagnostics: tuple[Diagnostic, ...], only: frozenset[str]) -> tuple[Diagnostic, ...]:
+    """The diagnostics of the files `only` names, their translations or originals included."""
+    wanted = {incident_stem(p) for p in only}
+    return tuple(d for d in diagnostics if incident_stem(d.path) in wanted)

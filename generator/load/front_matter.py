@@ -462,8 +462,8 @@ class _Reader:
     def _key(self, event: yaml.Event, frame: _Frame) -> Any:
         """The key a mapping value is stored under, or _SKIP when the key is refused."""
         if type(event) is yaml.ScalarEvent:
-            # Only a plain `<<` resolves to the merge tag; asking the resolver of every key
-            # cost a twentieth of a check.
+            # Only a plain `<<` resolves to the merge tag, so the resolver (slow for a call
+            # made for every key) is not asked.
             if event.value == "<<" and event.implicit[0]:
                 message = "YAML merge keys (<<) are not allowed; write values out"
                 self._report(self.errors, event, frame.loc, message)

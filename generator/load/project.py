@@ -16,7 +16,7 @@ __all__ = ["ProjectPaths", "incident_files", "load_taxonomy", "select_incident_f
 Loaded = tuple[Taxonomy, tuple[Diagnostic, ...]]
 # The last taxonomy read, by its file's name and bytes. A preview reads the taxonomy on every
 # rebuild: while the file is unchanged, it gets the same objects, and comparing a page with the
-# last rebuild's stops at them (comparing every term anew was a sixth of a rebuild).
+# last rebuild's stops at them instead of comparing every term anew.
 _last: tuple[tuple[str, bytes], Loaded] | None = None
 
 

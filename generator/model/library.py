@@ -99,14 +99,18 @@ class Library:
 
 
 def build_library(
-    taxonomy: Taxonomy, incidents, executor=None, previous: Library | None = None
+    taxonomy: Taxonomy,
+    incidents,
+    executor=None,
+    ranked: Library | None = None,
+    counted: Library | None = None,
 ) -> Library:
     """Index incidents by id and by term, rank related cases and count co-occurring terms.
 
     `executor` (see pipeline/executor.py) shares the ranking of related cases, the costly part on
-    a large library, among workers; by default it runs here. `previous` (a preview's last
-    library): when every case has the same descriptive terms in the same order, under the same
-    taxonomy, the ranking is its ranking (an edit of a case's text changes none of it)."""
+    a large library, among workers; by default it runs here. A preview's rebuild passes its last
+    library as `ranked` when its ranking of related cases still holds, and as `counted` when its
+    term pairs and companions do (pipeline/changes.py decides)."""
     ordered = tuple(sorted(incidents, key=newest_first))
     rank = {i.id: n for n, i in enumerate(ordered)}
     by_term: dict[tuple[str, str], list[Incident]] = defaultdict(list)
@@ -128,7 +132,7 @@ def build_library(
 
     total = max(len(ordered), 1)
     # Each term's candidates as ids, and its rarity bonus, worked out once: the ranking below
-    # runs once per (case, shared term, candidate), 2.8 million times at 1,000 cases.
+    # runs once per (case, shared term, candidate), millions of times in a large library.
     candidates = {key: tuple(i.id for i in cases[:RELATED_POOL]) for key, cases in by_term.items()}
     bonus_of = {key: (1.0 - len(cases) / total) * 0.01 for key, cases in by_term.items()}
 
@@ -149,27 +153,20 @@ def build_library(
 
     by_id = {i.id: i for i in ordered}
     related: dict[str, tuple[Related, ...]] = {}
-    # What depends on the cases' order and terms alone is `previous`'s when those are (a
-    # preview's edit of a case's text): the ranking reads the descriptive terms, the pairs and
-    # the terms seen together read every facet's.
-    every_facet = tuple(f.id for f in taxonomy.facets)
-    ranked_alike = _alike(previous, taxonomy, ordered, terms_of, descriptive)
-    tagged_alike = ranked_alike and _alike(previous, taxonomy, ordered, terms_of, every_facet)
-    if ranked_alike:
-        ranked = [[r.incident.id for r in previous.related(i)] for i in ordered]
+    if ranked is not None:
+        ids_of = [[r.incident.id for r in ranked.related(i)] for i in ordered]
     elif executor is not None:
-        ranked = executor.map(rank_related, len(ordered))
+        ids_of = executor.map(rank_related, len(ordered))
     else:
-        ranked = [rank_related(n) for n in range(len(ordered))]
-    for incident, ids in zip(ordered, ranked, strict=True):
+        ids_of = [rank_related(n) for n in range(len(ordered))]
+    for incident, ids in zip(ordered, ids_of, strict=True):
         keys = {t.key for t in own_terms(incident)}
         related[incident.id] = tuple(
             Related(by_id[i], tuple(t for t in own_terms(by_id[i]) if t.key in keys)) for i in ids
         )
 
-    if tagged_alike:
-        assert previous is not None
-        pairs, cooccurring = dict(previous._pairs), dict(previous._cooccurring)
+    if counted is not None:
+        pairs, cooccurring = counted._pairs, counted._cooccurring
     else:
         pairs, cooccurring = _pairs_and_cooccurring(taxonomy, ordered, terms_of, own_terms)
     return Library(
@@ -180,7 +177,7 @@ def build_library(
         _by_term=MappingProxyType(by_term_frozen),
         _terms_of=MappingProxyType(terms_of),
         _related=MappingProxyType(related),
-        _cooccurring=MappingProxyType(cooccurring),
+        _cooccurring=MappingProxyType(dict(cooccurring)),
         _pairs=MappingProxyType(dict(pairs)),
     )
 
@@ -215,16 +212,3 @@ def _pairs_and_cooccurring(taxonomy: Taxonomy, ordered, terms_of, own_terms) -> 
             if by_facet.get(facet)
         )
     return pairs, cooccurring
-
-
-def _alike(
-    previous: Library | None, taxonomy: Taxonomy, ordered, terms_of, facets: tuple[str, ...]
-) -> bool:
-    """Whether `ordered` are `previous`'s cases in its order, under the same taxonomy, each
-    with the terms of `facets` it had there."""
-    if previous is None or previous.taxonomy != taxonomy or len(previous.incidents) != len(ordered):
-        return False
-    old = previous._terms_of
-    return all(a.id == b.id for a, b in zip(previous.incidents, ordered, strict=True)) and all(
-        old.get((i.id, f)) == terms_of[(i.id, f)] for i in ordered for f in facets
-    )

@@ -206,10 +206,10 @@ def _json(value) -> str:
 
 def _incidents_json(export: IncidentsExport) -> bytes:
     """The export as JSON with one incident per line, each written compactly by pydantic's own
-    serializer: a reader, grep or a diff still goes case by case (an indented json.dumps of the
-    whole, which Python writes character by character, was half of the exports' time at 10,000
-    cases; this is a fifth of it). As UTF-8 bytes, joined once: text of the same JSON held
-    Korean in two bytes a character, and 10,000 cases took 260 MB more at the build's peak."""
+    serializer: a reader, grep or a diff still goes case by case, and an indented json.dumps of
+    the whole would be written by Python character by character, several times slower. As
+    UTF-8 bytes, joined once: as text, the same JSON holds Korean in two bytes a character,
+    hundreds of megabytes more at a large build's peak."""
     compact = functools.partial(json.dumps, ensure_ascii=False, separators=(",", ":"))
     head = export.model_dump(mode="json", exclude={"incidents"})
     parts: list[bytes] = []

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import math
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 from ..model.library import Library
 from ..model.taxonomy import Term
@@ -26,21 +27,17 @@ def _jitter(key: str) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class Layout:
-    """Where each drawn term sits, and what it was computed from (so a preview can reuse it)."""
+    """Where each drawn term and each case sits, worked out once for both languages."""
 
-    key: tuple
-    positions: dict[tuple[str, str], tuple[float, float]]
-    # Where each case sits, by (its id, its drawn terms' indexes): a function of those and of
-    # `positions`, so worked out once for both languages and for a preview's rebuilds.
-    cases: dict[tuple[str, tuple[int, ...]], tuple[float, float]] = field(
-        default_factory=dict, compare=False, repr=False
-    )
+    positions: Mapping[tuple[str, str], tuple[float, float]]  # (facet, term) -> (x, y)
+    cases: Mapping[str, tuple[float, float]]  # case id -> (x, y)
 
 
-def layout_terms(library: Library, previous: Layout | None = None) -> Layout:
+def layout_terms(library: Library) -> Layout:
     """Fruchterman–Reingold over the used terms of the drawn facets, weighted by co-occurrence,
-    from a fixed start. The layout depends only on those terms and their weights: when they are
-    those of `previous` (a preview after an edit that changed neither), it is reused."""
+    from a fixed start; then each case amid its own drawn terms. The layout depends only on
+    the cases' terms and the taxonomy: a preview keeps it while those are as they were
+    (pipeline/changes.py)."""
     drawn = {f.id for f in library.taxonomy.graphed}
     terms = sorted(
         {t for i in library.incidents for t in library.descriptive_terms(i) if t.facet in drawn}
@@ -48,16 +45,14 @@ def layout_terms(library: Library, previous: Layout | None = None) -> Layout:
     weights = {
         (a, b): w for (a, b), w in library.pairs().items() if a.facet in drawn and b.facet in drawn
     }
-    key = (
-        tuple(t.key for t in terms),
-        tuple(sorted((a.key, b.key, w) for (a, b), w in weights.items())),
-        tuple(library.taxonomy.graph),
-    )
-    if previous is not None and previous.key == key:
-        return previous
-    if not terms:
-        return Layout(key, {})
-    return Layout(key, _layout(terms, weights, tuple(library.taxonomy.graph)))
+    positions = _layout(terms, weights, tuple(library.taxonomy.graph)) if terms else {}
+    keys = sorted(positions)
+    index = {key: i for i, key in enumerate(keys)}
+    cases = {}
+    for incident in library.incidents:
+        own = [index[t.key] for t in library.descriptive_terms(incident) if t.key in index]
+        cases[incident.id] = _case_position(incident.id, own, keys, positions)
+    return Layout(positions, cases)
 
 
 def _layout(
@@ -169,10 +164,7 @@ def graph_payload(library: Library, lang: str, layout: Layout) -> dict:
     cases = []
     for incident in library.incidents:
         own = [index[t.key] for t in library.descriptive_terms(incident) if t.key in index]
-        at = (incident.id, tuple(own))
-        if at not in layout.cases:
-            layout.cases[at] = _case_position(incident.id, own, keys, term_positions)
-        x, y = layout.cases[at]
+        x, y = layout.cases[incident.id]
         cases.append(
             {
                 "id": incident.id,

@@ -39,7 +39,7 @@ from ..render.renderer import ROOT_MARK
 from ..render.strings import date_text, strings_for
 from ..search.analyzer import browser_rules
 from ..search.corpus import SearchCorpus
-from ..search.engine import Corpus, Document, start_of
+from ..search.engine import Corpus, start_of
 
 # Positions as text: each gap from the previous position (minus one; the first from -1) in base 32,
 # most significant digit first, every digit but the last from _MORE and the last from _LAST. A
@@ -62,8 +62,8 @@ _SHORT_CODES = [_gap_code(gap) for gap in range(1024)]  # every gap of one or tw
 
 
 def encode_positions(positions: Iterable[int]) -> str:
-    """Strictly increasing non-negative integers as a compact string (see _LAST). At 10,000
-    cases a language has 7.5 million (word, case) pairs: this runs once per pair."""
+    """Strictly increasing non-negative integers as a compact string (see _LAST). A large
+    library has millions of (word, case) pairs: this runs once per pair."""
     positions = list(positions)
     gaps = [b - a - 1 for a, b in zip([-1, *positions], positions, strict=False)]
     if gaps and min(gaps) < 0:
@@ -150,8 +150,8 @@ def index_payload(library: Library, search: SearchCorpus) -> dict:
     many there are, and for each of `terms` the positions of its cases (`encode_positions`).
     Which words are in a case's lead and titles is given word by word in the vocabulary parts
     (`vocabulary_parts`), and its id in its card (`text_payload`) and in ids.js: a search
-    downloads them only for the words it has and the cards it shows. At 10,000 cases, the ids
-    alone were 510 KB of this file, and one list of term positions per case 320 KB (now 110)."""
+    downloads them only for the words it has and the cards it shows (in a large library the
+    ids would be most of this file)."""
     keys = term_keys(library)
     position = {key: n for n, key in enumerate(keys)}
     cases: list[list[int]] = [[] for _ in keys]
@@ -271,24 +271,35 @@ def as_keyed_script(variable: str, key: str, payload: object) -> str:
     )
 
 
-# A preview's last build: its library, corpora and files (`search_files`).
-Previous = tuple[Library, Mapping[str, SearchCorpus], Mapping[str, bytes]]
+def card_path(lang: str, incident_id: str) -> str:
+    """Where a case's full card is (`cards/<id>.js`, written by the build with its page)."""
+    return f"{lang}/search/cards/{incident_id}.js"
+
+
+@dataclass(frozen=True)
+class LastSearch:
+    """A preview's last search files and the index they were written from, handed over while
+    every position means the case it meant then, under the same taxonomy (pipeline/changes.py
+    decides)."""
+
+    files: Mapping[str, bytes]
+    corpus: Corpus
+    edited: frozenset[int]  # the positions of the cases edited since
 
 
 def search_files(
-    library: Library, corpora: Mapping[str, SearchCorpus], previous: Previous | None = None
+    library: Library, corpora: Mapping[str, SearchCorpus], last: LastSearch | None = None
 ) -> Iterator[tuple[str, str | bytes]]:
-    """(site-relative path, script) for every language's search data, one file at a time (at
-    10,000 cases they are 300 MB of text: a caller keeps them encoded, not all as text too).
+    """(site-relative path, script) for every language's search data, one file at a time (a
+    large library's are hundreds of megabytes of text: a caller keeps them encoded, not all as
+    text too).
 
-    With `previous` (a preview's last build), the scripts an edit cannot have changed are the
-    last build's bytes: the vocabulary parts none of whose words an edited case had or has, and
-    the text of each case that is unchanged at the same position (encoding them all again was a
-    fifth of a preview's rebuild). tests/pipeline holds the result to a fresh build's, byte
-    for byte.
+    With `last`, the scripts an edit cannot have changed are the last build's bytes: the text
+    of each case not edited, and the vocabulary parts with no word an edited case gained or
+    lost and no stem shown otherwise (`_touched`). tests/pipeline holds the result to a fresh
+    build's, byte for byte.
     """
     ids = [incident.id for incident in library.incidents]
-    kept = _unchanged(library, corpora, previous)
     parts: dict[int, list[tuple[str, str | bytes]]] = {}  # a corpus's parts, for every language
     for lang, search in corpora.items():
         base = f"{lang}/search"
@@ -299,104 +310,47 @@ def search_files(
         yield f"{base}/ids.js", as_script("ids", ids)
         scripts = parts.get(id(search.corpus))
         if scripts is None:
-            scripts = parts[id(search.corpus)] = _part_scripts(search, kept, base)
+            scripts = parts[id(search.corpus)] = _part_scripts(search, last, base)
         for name, script in scripts:
             yield f"{base}/words/{name}", script
         for at, incident in enumerate(library.incidents):
             path = f"{base}/text/{at}.js"
-            if kept is not None and at in kept.cases and kept.sentences(lang, incident.id):
-                yield path, kept.files[path]
-                continue
-            payload = text_payload(library, incident, search)
-            yield path, as_keyed_script("text", str(at), payload)
+            kept = last.files.get(path) if last is not None and at not in last.edited else None
+            if kept is None:
+                kept = as_keyed_script("text", str(at), text_payload(library, incident, search))
+            yield path, kept
 
 
-@dataclass(frozen=True)
-class _Kept:
-    """What of a preview's last build's search files still holds."""
-
-    files: Mapping[str, bytes]
-    cases: frozenset[int]  # positions whose case is as it was
-    starts: frozenset[str]  # the vocabulary parts to make again
-    corpora: Mapping[str, SearchCorpus]
-    old: Mapping[str, SearchCorpus]
-
-    def sentences(self, lang: str, incident_id: str) -> bool:
-        """Whether the case's quoted sentences in `lang` are as they were."""
-        if lang not in self.old:
-            return False
-        return (
-            self.old[lang].sentences.get(incident_id) == self.corpora[lang].sentences[incident_id]
-        )
-
-
-def _unchanged(
-    library: Library, corpora: Mapping[str, SearchCorpus], previous: Previous | None
-) -> _Kept | None:
-    """What of `previous` holds, or None: the same taxonomy and the same cases in the same
-    order (else every position may mean another case)."""
-    if previous is None or not corpora:
-        return None
-    old_library, old_corpora, files = previous
-    if old_library.taxonomy != library.taxonomy or not old_corpora:
-        return None
-    corpus, old_corpus = _corpus_of(corpora), _corpus_of(old_corpora)
-    documents, before = corpus.documents, old_corpus.documents
-    if [d.id for d in documents] != [d.id for d in before]:
-        return None
-    if len({id(c.corpus) for c in corpora.values()}) != 1:
-        return None
-    same = [old == new for old, new in zip(old_library.incidents, library.incidents, strict=True)]
-    edited = [
-        at
-        for at, (old, new) in enumerate(zip(before, documents, strict=True))
-        if old != new or not same[at]
-    ]
-    starts = {
-        start_of(word)
-        for at in edited
-        for word in _touched(before[at], documents[at], old_corpus.forms, corpus.forms)
-    }
-    cases = frozenset(range(len(documents))) - set(edited)
-    return _Kept(files, cases, frozenset(starts), corpora, old_corpora)
-
-
-def _corpus_of(corpora: Mapping[str, SearchCorpus]) -> Corpus:
-    return next(iter(corpora.values())).corpus
-
-
-def _touched(old: Document, new: Document, old_forms: Mapping, new_forms: Mapping) -> set[str]:
-    """The words whose entries in the vocabulary an edit of one case may change: those it
-    gained or lost (as a word, in its lead, in its titles, said often: the position of the case
-    in their lists), and those it writes otherwise (which form a correction shows). Without the
-    case's forms (a corpus that keeps none), every word of the case."""
-    touched = set(old.words) ^ set(new.words)
-    touched |= set(old.lead) ^ set(new.lead)
-    touched |= set(old.title) ^ set(new.title)
-    touched |= set(old.often) ^ set(new.often)
-    before, after = old_forms.get(old.id), new_forms.get(new.id)
-    if before is None or after is None:
-        return touched | set(old.words) | set(new.words)
-    return touched | {
-        stem
-        for stem, form in before.keys() | after.keys()
-        if before.get((stem, form)) != after.get((stem, form))
-    }
+def _touched(last: LastSearch, corpus: Corpus) -> frozenset[str]:
+    """The starts of the vocabulary parts an edit may have changed: those of the words an
+    edited case gained or lost (as a word, in its lead, in its titles, said often: its position
+    is in their lists), and of the stems whose shown form changed."""
+    words: set[str] = set()
+    for at in last.edited:
+        old, new = last.corpus.documents[at], corpus.documents[at]
+        words |= set(old.words) ^ set(new.words)
+        words |= set(old.lead) ^ set(new.lead)
+        words |= set(old.title) ^ set(new.title)
+        words |= set(old.often) ^ set(new.often)
+    before, after = last.corpus.shown, corpus.shown
+    words |= {stem for stem in before.keys() | after.keys() if before.get(stem) != after.get(stem)}
+    return frozenset(start_of(word) for word in words)
 
 
 def _part_scripts(
-    search: SearchCorpus, kept: _Kept | None, base: str
+    search: SearchCorpus, last: LastSearch | None, base: str
 ) -> list[tuple[str, str | bytes]]:
-    """The vocabulary parts' file names and scripts: with `kept`, the last build's for the
+    """The vocabulary parts' file names and scripts: with `last`, the last build's for the
     parts no edit touched."""
-    made = vocabulary_parts(search, kept.starts if kept is not None else None)
+    touched = _touched(last, search.corpus) if last is not None else None
+    made = vocabulary_parts(search, touched)
     scripts: list[tuple[str, str | bytes]] = [
         (part_file(start), as_keyed_script("words", start, part)) for start, part in made.items()
     ]
-    if kept is not None:
+    if last is not None and touched is not None:
         prefix = f"{base}/words/"
-        remade = {part_file(start) for start in kept.starts}
-        for path, data in kept.files.items():
+        remade = {part_file(start) for start in touched}
+        for path, data in last.files.items():
             if path.startswith(prefix) and path[len(prefix) :] not in remade:
                 scripts.append((path[len(prefix) :], data))
     return scripts

@@ -87,7 +87,7 @@ def relative(from_url: str, to_url: str) -> str:
     """A link from the page at `from_url` to `to_url` that works over http and from disk.
 
     Both are site-relative paths without `..`, so this is plain string work (no relpath, which
-    consults the working directory on every call: it was a third of rendering time)."""
+    consults the working directory on every call and would be a large share of rendering)."""
     target, _, fragment = to_url.partition("#")
     if not target:
         rel = from_url.rsplit("/", 1)[-1]

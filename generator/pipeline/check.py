@@ -13,14 +13,14 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
+from ..load.files import only_files
 from ..load.front_matter import LoadError, decode_text, read_bytes, split_front_matter
 from ..load.inputs import input_problems
 from ..load.project import ProjectPaths, incident_files, load_taxonomy
 from ..model.taxonomy import Taxonomy
 from ..validate.diagnostics import Diagnostic, capped
 from ..validate.incident import FileOutcome, ValidationResult, check_file, combine
-from .check_cache import CheckCache, key
-from .check_result import file_stat, only_files
+from .check_cache import CheckCache, file_stat, key
 from .executor import Executor, bulk_collection, serial
 
 # Problems reported per file; past this, one line says how many more there are.

@@ -1,20 +1,27 @@
-"""What `incidents check` remembers between runs: each file's outcome, keyed by its content.
+"""What `incidents check` remembers between runs, and why it may be believed.
 
-An outcome is a pure function of the file's bytes, the taxonomy, the date and the checking code,
-so it is stored under a key made of exactly those (`key`). Reading and hashing every file costs
-more than checking nothing, so a file whose stat is the one recorded when it was checked is taken
-to be unchanged, as git does for its index, with git's two safeguards:
+Two things are kept under `.cache/`:
 
-- the stat includes the inode change time (ctime), which no tool can set back: `touch -r`,
-  `cp -p` and `git checkout` restore or set the modification time, never the ctime;
-- racy timestamps: a stat is recorded only when the file was last changed well before the check
-  began (RACY_SECONDS), so an edit made in the same tick as a check, on a file system whose
-  clock is coarse (one or two seconds), is read again next time.
+- each file's outcome (`CheckCache`), a pure function of the file's bytes, the taxonomy, the
+  date and the checking code, stored under a key made of exactly those;
+- the last full report of the project (`ResultStore`), with a fingerprint of every input of the
+  check: when nothing changed, the report is repeated without loading a model or any YAML (this
+  module imports none), so an unchanged library answers in a fraction of a second.
 
-The cache on disk is JSON (it cannot run code when loaded), checked for its format and the code's
-version before anything else is read, and ignored when git tracks it (a cache committed to a
-repository must not decide what passes). Writing it is best effort: a read-only checkout, a full
-disk or a folder in its place only means the next check reads every file again.
+Reading and hashing every file costs more than checking nothing, so a file whose stat is the
+one recorded when it was checked is taken to be unchanged, as git does for its index, with
+git's two safeguards: the stat includes the inode change time (ctime), which no tool can set
+back (`touch -r`, `cp -p` and `git checkout` set the modification time, never the ctime); and a
+stat is recorded only when the file was last changed well before the check began
+(RACY_SECONDS), so an edit made in the same tick as a check, on a file system whose clock is
+coarse, is read again next time.
+
+Whether a file under `.cache/` may decide anything is one rule (`_CacheFile`): it is JSON (it
+cannot run code when loaded) of this module's format and the checking code's version, and no
+commit or pull request supplied it (git does not track it). Its values are read back by their types
+(`_reader`) and refused whole if any is not what the type says. Writing is best effort: a
+read-only checkout, a full disk or a folder in the file's place only means the next check reads
+every file again.
 """
 
 from __future__ import annotations
@@ -23,22 +30,123 @@ import contextlib
 import hashlib
 import json
 import os
+import subprocess
 import time
+import types
+from collections.abc import Callable
+from dataclasses import dataclass, fields, is_dataclass
+from datetime import date
+from functools import cache, cached_property, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, Union, get_args, get_origin, get_type_hints
 
+from ..load.files import ProjectPaths, check_files, incident_paths
 from ..validate.diagnostics import Diagnostic
-from ..validate.incident import FileOutcome, Identity, MetaSummary, SourceSummary, TextSummary
-from ..validate.review import Marks
-from .check_result import Stat, code_version, racy, tracked_by_git
+
+if TYPE_CHECKING:
+    from ..validate.incident import FileOutcome
 
 CACHE_FILE = ".cache/incidents-check.json"
-FORMAT = "incidents-check-cache/4"
+RESULT_FILE = ".cache/incidents-check-result.json"
+FORMAT = "incidents-check-cache/5"
+RESULT_FORMAT = "incidents-check-result/2"
+# A stat changed this close to the start of a check may hide a second edit in the same tick.
+RACY_SECONDS = 3
+Stat = tuple[int, int, int, int, int]  # mtime_ns, ctime_ns, size, inode, device
 Key = tuple[str, str, str]  # display path, sha256 of the bytes, digest of taxonomy + date
 
 
 def key(display: str, content: bytes, context: str) -> Key:
     return (display, hashlib.sha256(content).hexdigest(), context)
+
+
+def file_stat(path: Path | str) -> Stat | None:
+    try:
+        st = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_dev)
+
+
+def racy(stat: Stat, started_ns: int) -> bool:
+    """Whether a file was changed too close to `started_ns` for its stat to vouch for its bytes."""
+    return max(stat[0], stat[1]) >= started_ns - RACY_SECONDS * 1_000_000_000
+
+
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    """A digest of the code that checks files: what other code wrote is not believed."""
+    digest = hashlib.sha256()
+    for module in sorted(Path(__file__).parent.parent.rglob("*.py")):
+        digest.update(module.read_bytes())
+    return digest.hexdigest()
+
+
+def tracked_by_git(file: Path) -> bool:
+    """Whether git tracks `file`."""
+    folder = file.parent if file.parent.is_dir() else file.parent.parent
+    try:
+        found = subprocess.run(
+            ["git", "-C", str(folder), "ls-files", "--", str(file.resolve())],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return found.returncode == 0 and bool(found.stdout.strip())
+
+
+class _CacheFile:
+    """A file under .cache/, and the one rule for when what it holds may decide a check: it is
+    JSON (it cannot run code when loaded) of this module's format and of the checking code's
+    version, and git does not track it (a commit or a pull request could supply one that says a
+    broken file passes: such a file is neither read nor written)."""
+
+    def __init__(self, file: Path, format: str) -> None:
+        self.file, self.format = file, format
+
+    @cached_property
+    def trusted(self) -> bool:
+        return not tracked_by_git(self.file)
+
+    def read(self) -> dict[str, Any] | None:
+        """What the file holds, if it may decide; None for anything else (then every file is
+        read again)."""
+        if not self.file.is_file() or not self.trusted:
+            return None
+        try:
+            stored = json.loads(self.file.read_bytes())
+        except (OSError, ValueError):
+            return None
+        if not isinstance(stored, dict) or stored.get("format") != self.format:
+            return None
+        return stored if stored.get("version") == code_version() else None
+
+    def head(self) -> dict[str, Any]:
+        return {"format": self.format, "version": code_version()}
+
+    def write(self, data: bytes) -> None:
+        """Write the file whole or not at all (a temporary file renamed over it); a failure
+        only means the next check reads every file again."""
+        if not self.trusted:
+            return
+        temporary = self.file.with_name(f"{self.file.name}.{os.getpid()}.tmp")
+        try:
+            self.file.parent.mkdir(parents=True, exist_ok=True)
+            temporary.write_bytes(data)
+            os.replace(temporary, self.file)
+        except OSError:
+            with contextlib.suppress(OSError):
+                temporary.unlink()
+
+    def remove(self) -> None:
+        with contextlib.suppress(OSError):
+            self.file.unlink()
+
+
+# --- each file's outcome -----------------------------------------------------------------------
 
 
 class CheckCache:
@@ -49,27 +157,28 @@ class CheckCache:
     def __init__(self, file: Path | None = None, summaries: bool = False) -> None:
         """`summaries`: keep only what the checks across files need (`incidents check`); the
         site build needs whole incidents and keeps them in memory only."""
-        self.file = file
+        # Asked of git here, before any worker encodes an entry (`encoded`).
+        self.store = _CacheFile(file, FORMAT) if file is not None else None
+        self.file = file if self.store is not None and self.store.trusted else None
         self.summaries = summaries
         self.entries: dict[Key, FileOutcome] = {}
         # Entries as the file writes them, made where the file was checked (`encoded`): with
-        # two processors the workers encode, and writing 20,000 entries is a join.
+        # two processors the workers encode, and writing every entry here is then a join.
         self.written: dict[Key, bytes] = {}
         self.stats: dict[str, tuple[Stat, Key]] = {}
         self.used: set[Key] = set()
         self.changed = False
-        self.version = code_version()
         self.started_ns = time.time_ns()
-        self.tracked = file is not None and tracked_by_git(file)
-        if file is not None and not self.tracked:
-            self._load(file)
+        if self.store is not None:
+            self._load(self.store)
 
     def begin(self) -> None:
         """Mark the start of a check: files changed after this are never trusted by stat."""
         self.started_ns = time.time_ns()
 
     def unchanged(self, display: str, stat: Stat | None, context: str) -> FileOutcome | None:
-        """The stored outcome of a file whose stat is the one recorded for it, else None."""
+        """The stored outcome of a file whose stat is the one recorded for it, checked against
+        the same taxonomy and date (`context`), else None."""
         seen = self.stats.get(display)
         if stat is None or seen is None or seen[0] != stat or seen[1][2] != context:
             return None
@@ -83,9 +192,9 @@ class CheckCache:
 
     def encoded(self, entry: Key, summary: FileOutcome) -> bytes | None:
         """How the file writes an entry, where this cache has a file, else None."""
-        if self.file is None or self.tracked or not self.summaries:
+        if self.file is None or not self.summaries:
             return None
-        return _entry(entry, summary)
+        return _dumps([list(entry), _plain(summary)])
 
     def put(self, entry: Key, outcome: FileOutcome, encoded: bytes | None = None) -> None:
         """Keep `outcome` under `entry`; `encoded` is what `encoded` returned for it."""
@@ -114,191 +223,217 @@ class CheckCache:
             self.entries = {k: self.entries[k] for k in self.used}
             self.written = {k: v for k, v in self.written.items() if k in self.entries}
             self.stats = {p: v for p, v in self.stats.items() if v[1] in self.entries}
-        if self.file is not None and not self.tracked and (self.changed or stale):
-            self._write(self.file)
+        if self.store is not None and (self.changed or stale):
+            self.store.write(self._data())
         self.used = set()
         self.changed = False
 
-    def _load(self, file: Path) -> None:
-        try:
-            stored = json.loads(file.read_bytes())
-            if not isinstance(stored, dict) or stored.get("format") != FORMAT:
-                return
-            if stored.get("version") != self.version or stored.get("summaries") != self.summaries:
-                return
-            entries = {_key(k): _outcome(v) for k, v in stored["entries"]}
-            stats = {
-                str(display): (_stat(stat), _key(entry)) for display, stat, entry in stored["stats"]
-            }
-        except (OSError, ValueError, TypeError, KeyError, IndexError):
-            return  # no cache, or a damaged or foreign one: every file is read again
-        self.entries, self.stats = entries, stats
+    def _load(self, store: _CacheFile) -> None:
+        stored = store.read()
+        if stored is None or stored.get("summaries") is not self.summaries:
+            return
+        from ..validate.incident import FileOutcome  # only once a check runs: see the top
 
-    def _write(self, file: Path) -> None:
-        head = {"format": FORMAT, "version": self.version, "summaries": self.summaries}
+        try:
+            entries = dict(_reader(tuple[tuple[Key, FileOutcome], ...])(stored["entries"]))
+            stats = _reader(tuple[tuple[str, Stat, Key], ...])(stored["stats"])
+        except (KeyError, TypeError, ValueError):
+            return  # damaged or foreign: every file is read again
+        self.entries = entries
+        self.stats = {display: (stat, entry) for display, stat, entry in stats}
+
+    def _data(self) -> bytes:
+        head = {**self.store.head(), "summaries": self.summaries}
         entries = b",".join(
-            self.written.get(k) or _entry(k, v) for k, v in sorted(self.entries.items())
+            self.written.get(k) or _dumps([list(k), _plain(v)])
+            for k, v in sorted(self.entries.items())
         )
         stats = [[d, list(s), list(k)] for d, (s, k) in sorted(self.stats.items())]
         # The same JSON as one json.dumps of the whole (a test holds it), entries joined as made.
-        data = b"".join(
+        return b"".join(
             (_dumps(head)[:-1], b',"entries":[', entries, b'],"stats":', _dumps(stats), b"}")
         )
-        temporary = file.with_name(f"{file.name}.{os.getpid()}.tmp")
+
+
+# --- the last full report ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Report:
+    """A whole project's report: its diagnostics and how many incidents were checked."""
+
+    diagnostics: tuple[Diagnostic, ...]
+    checked: int
+
+
+class ResultStore:
+    """The last full report of a project and the fingerprint of the inputs it came from: the
+    checking code, taxonomy.yml's bytes, the date, and every incident file's display path and
+    stat, trusted as the per-file cache trusts it. Any difference (a file added, removed,
+    touched or renamed) means a full check."""
+
+    def __init__(self, paths: ProjectPaths, today: date) -> None:
+        self.store = _CacheFile(paths.root / RESULT_FILE, RESULT_FORMAT)
+        self.fingerprint = _fingerprint(paths, today, time.time_ns())
+
+    def lookup(self) -> Report | None:
+        """The stored report, if it was made from exactly these inputs."""
+        stored = self.store.read() if self.fingerprint is not None else None
+        if stored is None or stored.get("fingerprint") != self.fingerprint:
+            return None
         try:
-            file.parent.mkdir(parents=True, exist_ok=True)
-            temporary.write_bytes(data)
-            os.replace(temporary, file)
-        except OSError:
-            # A read-only checkout, a full disk, or a folder where the file should be: the
-            # check itself is unaffected; the next one reads every file.
-            with contextlib.suppress(OSError):
-                temporary.unlink()
+            return _reader(Report)(stored["report"])
+        except (KeyError, TypeError, ValueError):
+            return None  # damaged or foreign: the check runs in full
+
+    def save(self, report: Report) -> None:
+        """Keep `report` for the next run, if its inputs can be recognised then."""
+        if self.fingerprint is None or not self.store.trusted:
+            self.store.remove()  # a stale report must not outlive the inputs it described
+            return
+        stored = {**self.store.head(), "fingerprint": self.fingerprint, "report": _plain(report)}
+        self.store.write(_dumps(stored))
 
 
-# --- JSON form of a file's outcome (summaries only) ---------------------------------------------
+def _fingerprint(paths: ProjectPaths, today: date, started_ns: int) -> str | None:
+    """A digest of every input of a check, or None when some input cannot be vouched for by its
+    stat (missing, or changed too recently)."""
+    digest = hashlib.sha256()
+    digest.update(f"{RESULT_FORMAT}\x00{code_version()}\x00{today.isoformat()}\x00".encode())
+    try:
+        digest.update(paths.taxonomy.read_bytes())
+    except OSError:
+        return None
+    for path, display in incident_paths(paths):
+        stat = file_stat(path)
+        if stat is None or racy(stat, started_ns):
+            return None
+        digest.update(f"\x00{display}\x00{stat}".encode("utf-8", "surrogateescape"))
+    for path in check_files(paths):  # the checks of `incidents audit`, judged by the same run
+        stat = file_stat(path)
+        if stat is None or racy(stat, started_ns):
+            return None
+        digest.update(f"\x00{path}\x00{stat}".encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()
+
+
+# --- JSON of the stored types, derived from their fields and type hints ------------------------
 
 
 def _dumps(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def _entry(entry: Key, outcome: FileOutcome) -> bytes:
-    return _dumps([list(entry), _encode(outcome)])
+def _plain(value: Any) -> Any:
+    """A stored value as JSON: a dataclass as the list of its fields' values, in order. A field
+    whose type holds no dataclass is JSON already (json writes a tuple as a list)."""
+    if isinstance(value, tuple | list):
+        return [_plain(item) for item in value]
+    if value is None or isinstance(value, str | int | float):
+        return value
+    return [
+        getattr(value, name) if plain else _plain(getattr(value, name))
+        for name, plain in _fields_of(type(value))
+    ]
 
 
-def _encode(outcome: FileOutcome) -> dict[str, Any]:
-    meta = outcome.meta
-    return {
-        "path": outcome.path,
-        "incident_id": outcome.incident_id,
-        "lang": outcome.lang,
-        "meta": None
-        if meta is None
-        else {
-            "id": meta.id,
-            "lang": meta.lang,
-            "occurred": meta.occurred,
-            "sources": [s.url for s in meta.sources],
-            "not_in_sources": list(meta.not_in_sources),
-        },
-        "text": None if outcome.text is None else outcome.text.lang,
-        "problems": [
-            [d.path, d.line, d.col, d.field, d.message, d.severity, d.suggestion]
-            for d in outcome.problems
-        ],
-        "unreadable": outcome.unreadable,
-        "missing_sections": [list(m) for m in outcome.missing_sections],
-        "identity": None if outcome.identity is None else _encode_identity(outcome.identity),
-        "marks": None if outcome.marks is None else _encode_marks(outcome.marks),
-    }
+@cache
+def _fields_of(kind: type) -> tuple[tuple[str, bool], ...]:
+    """A stored dataclass's fields, each with whether its type is plain JSON."""
+    if not is_dataclass(kind):  # a full model is never stored: only its summary
+        raise TypeError(f"{kind.__name__} is not stored in the check cache")
+    hints = get_type_hints(kind)
+    return tuple((f.name, _is_plain(hints[f.name])) for f in fields(kind))
 
 
-def _encode_marks(marks: Marks) -> dict[str, Any]:
-    return {
-        "lang": marks.lang,
-        "title": marks.title,
-        "summary": marks.summary,
-        "title_at": list(marks.title_at),
-        "summary_at": list(marks.summary_at),
-        "numbers": [list(n) for n in marks.numbers],
-        "spelled": list(marks.spelled),
-        "lists": [list(item) for item in marks.lists],
-    }
+def _is_plain(kind: Any) -> bool:
+    if kind in (*_PLAIN, type(None)) or get_origin(kind) is Literal:
+        return True
+    if get_origin(kind) in (tuple, Union, types.UnionType):
+        return all(a is Ellipsis or _is_plain(a) for a in get_args(kind))
+    return False
 
 
-def _marks(value: dict[str, Any] | None) -> Marks | None:
-    if value is None:
-        return None
-    title_line, title_col = value["title_at"]
-    summary_line, summary_col = value["summary_at"]
-    return Marks(
-        lang=str(value["lang"]),
-        title=str(value["title"]),
-        summary=str(value["summary"]),
-        title_at=(int(title_line), int(title_col)),
-        summary_at=(int(summary_line), int(summary_col)),
-        numbers=tuple((str(n), int(line), int(col)) for n, line, col in value["numbers"]),
-        spelled=tuple(str(n) for n in value["spelled"]),
-        lists=tuple((str(k), int(items), int(line)) for k, items, line in value["lists"]),
-    )
+@cache
+def _reader(kind: Any) -> Callable[[Any], Any]:
+    """How a value of `kind` (a type hint) is read back from JSON, checked: a value that is not
+    what the type says raises ValueError or TypeError. Dataclasses, tuples, unions, literals,
+    str, int and bool; an alternative of a union that is none of these (a pydantic model, which
+    only its summary stands for here) is never read. Lists of plain values, the bulk of an
+    outcome, are checked at once (`map(type, ...)`)."""
+    if kind is type(None):
+        return _none
+    if kind in _PLAIN:
+        return lambda value: value if type(value) is kind else _refuse(value, kind)
+    origin, args = get_origin(kind), get_args(kind)
+    if origin is Literal:
+        return lambda value: value if value in args else _refuse(value, kind)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        if args[0] in _PLAIN:
+            plain = {args[0]}
+            return lambda value: (
+                tuple(value) if {*map(type, _items(value))} <= plain else _refuse(value, kind)
+            )
+        inner = get_args(args[0])
+        if get_origin(args[0]) is tuple and all(a in _PLAIN for a in inner):
+            shape = {(list, *inner)}  # every item a list of plain values of these types
+            return lambda value: (
+                tuple(map(tuple, value))
+                if {(type(v), *map(type, v)) for v in _items(value)} <= shape
+                else _refuse(value, kind)
+            )
+        item = _reader(args[0])
+        return lambda value: tuple([item(v) for v in _items(value)])
+    if origin is tuple:
+        if all(a in _PLAIN for a in args):
+            return lambda value: (
+                tuple(value) if tuple(map(type, _items(value))) == args else _refuse(value, kind)
+            )
+        readers = tuple(_reader(a) for a in args)
+        return lambda value: tuple([r(v) for r, v in zip(readers, _items(value), strict=True)])
+    if origin is Union or origin is types.UnionType:
+        return _union(args)
+    if is_dataclass(kind):
+        hints = get_type_hints(kind)
+        readers = tuple(_reader(hints[f.name]) for f in fields(kind))
+        return lambda value: kind(*[r(v) for r, v in zip(readers, _items(value), strict=True)])
+    raise TypeError(f"{kind!r} cannot be read back from the check cache")
 
 
-def _encode_identity(mark: Identity) -> dict[str, Any]:
-    return {
-        "byline": list(mark.byline),
-        "byline_facet": mark.byline_facet,
-        "occurred": mark.occurred,
-        "published": mark.published,
-        "occurred_at": list(mark.occurred_at),
-        "sources": [list(s) for s in mark.sources],
-        "distinct_from": [list(d) for d in mark.distinct_from],
-    }
+_PLAIN = (str, int, bool)
 
 
-def _identity(value: dict[str, Any] | None) -> Identity | None:
-    if value is None:
-        return None
-    line, col = value["occurred_at"]
-    return Identity(
-        byline=tuple(str(b) for b in value["byline"]),
-        byline_facet=str(value["byline_facet"]),
-        occurred=str(value["occurred"]),
-        published=str(value["published"]),
-        occurred_at=(int(line), int(col)),
-        sources=tuple((str(u), int(n), int(c)) for u, n, c in value["sources"]),
-        distinct_from=tuple((str(d), int(n), int(c)) for d, n, c in value["distinct_from"]),
-    )
+def _union(args: tuple) -> Callable[[Any], Any]:
+    optional = type(None) in args
+    readers = []
+    for alternative in args:
+        if alternative is not type(None):
+            with contextlib.suppress(TypeError):
+                readers.append(_reader(alternative))
+
+    def read(value: Any) -> Any:
+        if value is None and optional:
+            return None
+        for reader in readers:
+            try:
+                return reader(value)
+            except (TypeError, ValueError):
+                continue
+        raise ValueError(f"{value!r:.40} is none of {args}")
+
+    return read
 
 
-def _outcome(value: dict[str, Any]) -> FileOutcome:
-    meta = value["meta"]
-    return FileOutcome(
-        path=str(value["path"]),
-        incident_id=_optional_str(value["incident_id"]),
-        lang=_optional_str(value["lang"]),
-        meta=None
-        if meta is None
-        else MetaSummary(
-            str(meta["id"]),
-            str(meta["lang"]),
-            str(meta["occurred"]),
-            tuple(SourceSummary(str(u)) for u in meta["sources"]),
-            tuple(str(s) for s in meta["not_in_sources"]),
-        ),
-        text=None if value["text"] is None else TextSummary(str(value["text"])),
-        problems=tuple(_diagnostic(p) for p in value["problems"]),
-        unreadable=bool(value["unreadable"]),
-        missing_sections=tuple((str(k), int(n)) for k, n in value["missing_sections"]),
-        identity=_identity(value["identity"]),
-        marks=_marks(value["marks"]),
-    )
+def _none(value: Any) -> None:
+    if value is not None:
+        raise ValueError(f"{value!r:.40} is not null")
 
 
-def _diagnostic(value: list) -> Diagnostic:
-    path, line, col, field, message, severity, suggestion = value
-    if severity not in ("error", "warning"):
-        raise ValueError(severity)
-    return Diagnostic(
-        str(path),
-        int(line),
-        int(col),
-        str(field),
-        str(message),
-        severity,
-        _optional_str(suggestion),
-    )
+def _refuse(value: Any, kind: Any) -> Any:
+    raise ValueError(f"{value!r:.40} is not {kind}")
 
 
-def _optional_str(value: object) -> str | None:
-    return None if value is None else str(value)
-
-
-def _key(value: list) -> Key:
-    display, content, context = value
-    return (str(display), str(content), str(context))
-
-
-def _stat(value: list) -> Stat:
-    mtime, ctime, size, inode, device = (int(v) for v in value)
-    return (mtime, ctime, size, inode, device)
+def _items(value: Any) -> list:
+    if type(value) is not list:
+        raise ValueError(f"{value!r:.40} is not a list")
+    return value

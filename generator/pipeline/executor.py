@@ -5,7 +5,7 @@ ranking related cases, rendering pages) it hands them to `executor.map`. The ser
 them in this process. The forked one runs them on two worker processes that inherit everything
 the jobs read (the library, the pages) when they are forked, so nothing is pickled but job
 numbers on the way in and results on the way out. With `map` this process only collects (working
-on the same jobs beside its workers, it was slowed by unpickling their results); with `start` it
+on the same jobs beside its workers would slow it: it unpickles their results); with `start` it
 goes on with other work of its own (the build makes the search corpus while the workers render)
 and collects when it asks for the result. The job is held for the workers only until then: no
 state survives it.
@@ -23,9 +23,9 @@ from contextlib import contextmanager
 from typing import Any, Protocol
 
 # A build or a check allocates millions of objects that live until it ends (models, pages, the
-# corpus' tuples): with the collector's usual thresholds it walked them all again and again, 8 s
-# of a 10,000-case build and a quarter of a cold check. These collect the young objects far less
-# often, and the old ones only when they have grown a lot.
+# corpus' tuples): with the collector's usual thresholds it would walk them all again and again,
+# a large share of a big build or a cold check. These collect the young objects far less often,
+# and the old ones only when they have grown a lot.
 BULK_THRESHOLDS = (50_000, 20, 100)
 
 

@@ -24,12 +24,13 @@ from ..outputs.assets import SCRIPTS, STYLESHEETS, asset_files
 from ..outputs.exports import api_files, atom_feed
 from ..outputs.graph import Layout, graph_payload, layout_terms
 from ..outputs.markdown import markdown_files
-from ..outputs.search_data import as_keyed_script, as_script, search_files
+from ..outputs.search_data import LastSearch, as_keyed_script, as_script, card_path, search_files
 from ..pages.build import SiteOptions, build_pages
 from ..pages.kinds import CasePage, Page
 from ..render.renderer import Renderer, Sections, page_sections
-from ..search.corpus import SearchCorpus, build_corpora
+from ..search.corpus import Analysed, SearchCorpus, build_corpus, index_cases
 from ..validate.diagnostics import Diagnostic
+from .changes import Changes, Rendered
 from .check import check_project
 from .check_cache import CheckCache
 from .executor import Executor, Pending, bulk_collection, serial
@@ -68,6 +69,8 @@ class Site:
     warnings: tuple[Diagnostic, ...]
     layout: Layout
     corpora: Mapping[str, SearchCorpus] = field(default_factory=dict)  # lang -> search corpus
+    # case id -> its analysis for the search, kept by a preview for its next rebuild
+    analysed: Mapping[str, Analysed] = field(default_factory=dict)
     stylesheets: tuple[str, ...] = STYLESHEETS
     scripts: tuple[str, ...] = SCRIPTS
     _by_url: Mapping[str, Page] = field(default_factory=dict, repr=False, compare=False)
@@ -102,14 +105,15 @@ def build(
     cache: CheckCache | None = None,
     previous: Site | None = None,
     today: date | None = None,
-    outputs: bool = True,
+    preview: bool = False,
 ) -> Site:
     """Check the project and build its site; raises BuildError when the library has errors.
 
-    `previous` (a preview's last site) lets unchanged pages keep their rendered content and the
-    graph its layout. `outputs=False` leaves out the exports and feeds (a preview needs none)."""
+    `previous`: the last site, of which the build keeps what the edits since have not changed
+    (pipeline/changes.py). `preview`: a preview's build, which leaves out the exports and feeds
+    (a preview shows none) and keeps each case's analysis for the next rebuild."""
     with bulk_collection():
-        return _build(paths, options or SiteOptions(), executor, cache, previous, today, outputs)
+        return _build(paths, options or SiteOptions(), executor, cache, previous, today, preview)
 
 
 def _build(
@@ -119,17 +123,16 @@ def _build(
     cache: CheckCache | None,
     previous: Site | None,
     today: date | None,
-    outputs: bool,
+    preview: bool,
 ) -> Site:
     checked = check_project(paths, today or date.today(), cache=cache, executor=executor)
     errors = tuple(d for d in checked.diagnostics if d.severity == "error")
     if errors or checked.taxonomy is None:
         raise BuildError(errors)
+    incidents = checked.result.incidents
+    changes = Changes.since(previous, checked.taxonomy, incidents)
     library = build_library(
-        checked.taxonomy,
-        checked.result.incidents,
-        executor,
-        previous.library if previous is not None else None,
+        checked.taxonomy, incidents, executor, changes.ranked(), changes.counted()
     )
     # The checks of `incidents audit` (checks/): their pages, and the "check your cluster" block.
     catalogue = load_checks(
@@ -140,17 +143,15 @@ def _build(
     pages = build_pages(library, options, catalogue.checks)
     _check_unique_urls(pages)
     # The workers render while this process makes the graph's layout, the search corpus and
-    # the other files, which need no page (at 10,000 cases it would otherwise wait for them).
-    rendering = _start_render(library, options, pages, executor, previous)
+    # the other files, which need no page (in a large library it would otherwise wait for them).
+    rendering = _start_render(library, options, pages, executor, changes)
     try:
-        layout = layout_terms(library, previous.layout if previous is not None else None)
-        # A preview (no outputs) keeps how each case writes its words, for its next rebuild.
-        corpora = build_corpora(
-            library,
-            (previous.library, previous.corpora) if previous is not None else None,
-            keep_forms=not outputs,
-        )
-        files = _files(library, options, layout, corpora, outputs, previous)
+        layout = changes.layout() or layout_terms(library)
+        index, analysed = index_cases(library, changes.analysed(), keep=preview)
+        corpora = {
+            lang: build_corpus(library, lang, index, changes.sentences(lang)) for lang in LANGS
+        }
+        files = _files(library, options, layout, corpora, changes.search(library), preview)
     except BaseException:
         rendering.cancel()
         raise
@@ -171,6 +172,7 @@ def _build(
         warnings=warnings,
         layout=layout,
         corpora=MappingProxyType(corpora),
+        analysed=analysed,
         _by_url=MappingProxyType({p.url: p for p in pages}),
     )
 
@@ -196,12 +198,9 @@ def _check_unique_urls(pages: tuple[Page, ...]) -> None:
             )
 
 
-Rendered = tuple[bytes, "Sections | None", "bytes | None"]  # content, sections, card
-
-
 @dataclass(frozen=True)
 class _Rendering:
-    """Pages being rendered: those equal to the previous site's keep what it had."""
+    """Pages being rendered: those equal to the last site's keep what it had."""
 
     pending: Pending
     todo: tuple[str, ...]  # the URLs of the pages being rendered, in the jobs' order
@@ -219,20 +218,19 @@ def _start_render(
     options: SiteOptions,
     pages: tuple[Page, ...],
     executor: Executor,
-    previous: Site | None,
+    changes: Changes,
 ) -> _Rendering:
-    """Start rendering every page's content, compressed (at 20,000 case pages the HTML would
-    take gigabytes), the sections of the pages that list theirs, and each case's card for the
+    """Start rendering every page's content, compressed (a large library's HTML would take
+    gigabytes), the sections of the pages that list theirs, and each case's card for the
     live results (`<lang>/search/cards/<id>.js`: its labelled sections, shown when only a few
     cases remain), made in the same job as its case page, whose Markdown it shares. Pages equal
-    to the previous site's (and so their cards) are not rendered again."""
+    to the last site's (and so their cards) are not rendered again."""
     reused: dict[str, Rendered] = {}
     todo: list[Page] = []
     for page in pages:
-        old = previous.page(page.url) if previous is not None else None
-        if old is not None and old == page and page.url in previous.contents:
-            card = previous.files.get(_card_path(page)) if isinstance(page, CasePage) else None
-            reused[page.url] = previous.contents[page.url], previous.sections.get(page.url), card
+        kept = changes.rendered(page)
+        if kept is not None:
+            reused[page.url] = kept
         else:
             todo.append(page)
     renderer = Renderer(library, options)
@@ -265,12 +263,8 @@ def _rendered(
         if listed is not None:
             sections[page.url] = listed
         if card is not None:
-            cards[_card_path(page)] = card
+            cards[card_path(page.lang, page.incident.id)] = card
     return contents, sections, cards
-
-
-def _card_path(page: CasePage) -> str:
-    return f"{page.lang}/search/cards/{page.incident.id}.js"
 
 
 def _files(
@@ -278,17 +272,16 @@ def _files(
     options: SiteOptions,
     layout: Layout,
     corpora: dict[str, SearchCorpus],
-    outputs: bool,
-    previous: Site | None = None,
+    last: LastSearch | None,
+    preview: bool,
 ) -> dict:
     files: dict[str, bytes] = dict(asset_files(library.taxonomy))
-    last = (previous.library, previous.corpora, previous.files) if previous is not None else None
     for path, script in search_files(library, corpora, last):
         files[path] = script if isinstance(script, bytes) else script.encode("utf-8")
     for lang in LANGS:
         graph = as_script("graph", graph_payload(library, lang, layout))
         files[f"{lang}/search/graph.js"] = graph.encode("utf-8")
-    if outputs:
+    if not preview:
         files.update(api_files(library, options.site_url))
         for lang in LANGS:
             files[f"{lang}/feed.xml"] = atom_feed(library, lang, options.site_url).encode("utf-8")

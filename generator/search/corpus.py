@@ -22,7 +22,7 @@ from .engine import Corpus, Document, often_words, synonym_groups
 EMPTY: Mapping = MappingProxyType({})
 _MARKUP = re.compile(r"[`*_#>\[\]()|]|https?://\S+")
 # A sentence ends at . ! ? or 。 before white space, and at a line end: `sentences` ends the line
-# there (a pattern led by a lookbehind gets no fast scan: it took half the time).
+# there. The pattern starts at the mark because one led by a lookbehind gets no fast scan.
 _SENTENCE_END = re.compile(r"([.!?。])\s+")
 _LINE_MARKS = re.compile(r"(?m)^[-*0-9. ]+")  # what `sentences` strips off each line's start
 
@@ -35,8 +35,8 @@ def plain_text(markdown: str) -> str:
 def sentences(markdown: str) -> list[str]:
     """A section's text as sentences (list items and lines count as sentences too): each line
     without its leading list marks, digits and dots, as plain text, split after . ! ? and 。
-    The whole section is read at once: line by line, this was a fifth of the search corpus at
-    10,000 cases (tests/search/test_search_sentences.py holds the two readings equal)."""
+    The whole section is read at once, which is far faster than line by line
+    (tests/search/test_search_sentences.py holds the two readings equal)."""
     bare = _MARKUP.sub(" ", _LINE_MARKS.sub("", markdown))
     out = []
     for piece in _SENTENCE_END.sub("\\1\n", bare).split("\n"):
@@ -118,132 +118,82 @@ class SearchCorpus:
 
     lang: str
     corpus: Corpus
-    sentences: MappingProxyType  # case id -> its sentences
+    sentences: Mapping[str, tuple[str, ...]]  # case id -> its sentences
 
 
-def build_index(
-    library: Library,
-    analyzer: Analyzer | None = None,
-    unchanged: Mapping[str, Document] = EMPTY,
-    forms: Mapping[str, Mapping[tuple[str, str], int]] = EMPTY,
-    keep_forms: bool = False,
-    previous: Corpus | None = None,
-) -> Corpus:
-    """The library's cases as the engine searches them: every language's words in one index,
-    the same for the Korean and the English pages. `unchanged`: documents of a previous build
-    whose incidents (and taxonomy) are the same, whose words need not be worked out again;
-    `forms`: how those cases write their words (a previous corpus's `forms`). `keep_forms`
-    keeps each case's in the corpus for the next rebuild (a preview; a build needs none), and
-    their sum. `previous` (the corpus `unchanged` and `forms` come from): its postings and that
-    sum are changed where cases differ, not worked out again."""
-    analyzer = analyzer or default_analyzer()
-    synonyms = synonym_groups((), analyzer)
-    documents = []
-    # How all cases write their words: the previous corpus's sum, less the cases not kept
-    # (below), or added up here.
-    last = previous.totals if previous is not None and keep_forms else None
-    totals: dict[tuple[str, str], int] = dict(last) if last is not None else {}
-    kept: dict[str, Mapping[tuple[str, str], int]] = {}  # how each case does, if kept
-    reused: set[str] = set()  # the cases whose forms are counted in `last`
-    for order, incident in enumerate(library.incidents):
-        terms = MappingProxyType({f.id: incident.term_ids(f.id) for f in library.taxonomy.facets})
-        old = unchanged.get(incident.id)
-        # Kept only with its document (`old`): a new or edited case is analysed from its text.
-        case_forms = forms.get(incident.id) if old is not None else None
-        if case_forms is None:
-            lead, case_forms = analyzer.document(lead_text(library, incident))
-            body, body_forms = analyzer.document(body_text(incident))
-            for key, times in body_forms.items():
-                case_forms[key] = case_forms.get(key, 0) + times
-            _add(totals, case_forms, 1)
-        elif last is None:
-            _add(totals, case_forms, 1)
-        else:
-            reused.add(incident.id)
-        if keep_forms:
-            kept[incident.id] = case_forms
-        if old is not None:
-            documents.append(replace(old, order=order, terms=terms))
-            continue
-        titles = " ".join(text.title for text in incident.texts)
-        title = analyzer.document_words(titles)
-        documents.append(
-            Document(
-                id=incident.id,
-                words=tuple(set(body).union(lead)),
-                lead=tuple(sorted(set(lead))),
-                terms=terms,
-                order=order,
-                title=tuple(sorted(set(title))),
-                often=often_words(body),
-            )
-        )
-    if last is not None:
-        for case_id, case_forms in forms.items():
-            if case_id not in reused:
-                _add(totals, case_forms, -1)
-    shown, names = most_written([totals]), term_names(library, analyzer)
-    phrases = term_phrases(library, analyzer)
-    if not keep_forms:
-        return Corpus(documents, synonyms, shown, names, term_phrases=phrases)
-    return Corpus(
-        documents, synonyms, shown, names, MappingProxyType(kept), previous, totals, phrases
+@dataclass(frozen=True)
+class Analysed:
+    """One case's words as the search reads them, worked out from its text. A preview keeps
+    every case's for its next rebuild, which then analyses only the cases an edit touched."""
+
+    document: Document  # its words; its order and terms are set for each library
+    forms: Mapping[tuple[str, str], int]  # how it writes its words (`Analyzer.document`)
+
+
+def analyse(library: Library, incident: Incident, analyzer: Analyzer) -> Analysed:
+    """A case's words, in every language it is written in (the same for the Korean and the
+    English pages), and how it writes them."""
+    lead, forms = analyzer.document(lead_text(library, incident))
+    body, body_forms = analyzer.document(body_text(incident))
+    for key, times in body_forms.items():
+        forms[key] = forms.get(key, 0) + times
+    title = analyzer.document_words(" ".join(text.title for text in incident.texts))
+    document = Document(
+        id=incident.id,
+        words=tuple(set(body).union(lead)),
+        lead=tuple(sorted(set(lead))),
+        terms=EMPTY,
+        order=0,
+        title=tuple(sorted(set(title))),
+        often=often_words(body),
     )
+    return Analysed(document, MappingProxyType(forms))
 
 
-def _add(totals: dict[tuple[str, str], int], forms: Mapping[tuple[str, str], int], sign: int):
-    """Add (sign 1) or take away (-1) one case's forms; a form no case writes is dropped."""
-    for key, times in forms.items():
-        left = totals.get(key, 0) + sign * times
-        if left:
-            totals[key] = left
-        else:
-            del totals[key]
+def index_cases(
+    library: Library, kept: Mapping[str, Analysed] = EMPTY, keep: bool = False
+) -> tuple[Corpus, Mapping[str, Analysed]]:
+    """Every case in one index, and (with `keep`, a preview) every case's analysis. `kept`: the
+    analyses of cases whose text and taxonomy are as they were, which are not worked out again.
+    (Sending the words back from forked workers would cost as much as working them out: the
+    build makes the index beside its render workers.)"""
+    analyzer = default_analyzer()
+    documents: list[Document] = []
+    totals: dict[tuple[str, str], int] = {}  # how all cases write their words
+    analysed: dict[str, Analysed] = {}
+    for order, incident in enumerate(library.incidents):
+        case = kept.get(incident.id) or analyse(library, incident, analyzer)
+        terms = MappingProxyType({f.id: incident.term_ids(f.id) for f in library.taxonomy.facets})
+        documents.append(replace(case.document, order=order, terms=terms))
+        for key, times in case.forms.items():
+            totals[key] = totals.get(key, 0) + times
+        if keep:
+            analysed[incident.id] = case
+    synonyms, names = synonym_groups((), analyzer), term_names(library, analyzer)
+    phrases = term_phrases(library, analyzer)
+    corpus = Corpus(documents, synonyms, most_written([totals]), names, term_phrases=phrases)
+    return corpus, MappingProxyType(analysed)
+
+
+def build_index(library: Library) -> Corpus:
+    """The library's cases as the engine searches them: every language's words in one index,
+    the same for the Korean and the English pages."""
+    return index_cases(library)[0]
 
 
 def build_corpus(
     library: Library,
     lang: str,
     index: Corpus | None = None,
-    unchanged: Mapping[str, tuple[str, ...]] = EMPTY,
+    kept: Mapping[str, tuple[str, ...]] = EMPTY,
 ) -> SearchCorpus:
-    """One language's search: the index, and the sentences its result cards quote (`unchanged`:
-    those of a previous build's unchanged incidents)."""
-    texts = {i.id: unchanged.get(i.id) or tuple(case_sentences(i, lang)) for i in library.incidents}
+    """One language's search: the index, and the sentences its result cards quote (`kept`:
+    those of cases whose text is as it was)."""
+    texts = {i.id: kept.get(i.id) or tuple(case_sentences(i, lang)) for i in library.incidents}
     return SearchCorpus(lang, index or build_index(library), MappingProxyType(texts))
 
 
-def build_corpora(
-    library: Library,
-    previous: tuple[Library, Mapping[str, SearchCorpus]] | None = None,
-    keep_forms: bool = False,
-) -> dict[str, SearchCorpus]:
-    """Both languages' search. `previous` (a preview's last library and corpora): the incidents
-    it has unchanged, under the same taxonomy, keep their analysed words, how they write them
-    and their sentences (at 1,000 cases, working them out again was most of a preview's
-    rebuild). `keep_forms`: see `build_index`. (On forked workers, sending the words back
-    cost as much as working them out: the build makes the corpus beside its render workers.)"""
-    same: set[str] = set()
-    if previous is not None and previous[0].taxonomy == library.taxonomy and previous[1]:
-        old = {i.id: i for i in previous[0].incidents}
-        same = {i.id for i in library.incidents if old.get(i.id) == i}
-    if same:
-        corpora = previous[1]
-        first = next(iter(corpora.values())).corpus
-        documents = {d.id: d for d in first.documents if d.id in same}
-        index = build_index(
-            library, unchanged=documents, forms=first.forms, keep_forms=keep_forms, previous=first
-        )
-        return {
-            lang: build_corpus(
-                library,
-                lang,
-                index,
-                {k: v for k, v in corpora[lang].sentences.items() if k in same}
-                if lang in corpora
-                else EMPTY,
-            )
-            for lang in LANGS
-        }
-    index = build_index(library, keep_forms=keep_forms)
+def build_corpora(library: Library) -> dict[str, SearchCorpus]:
+    """Both languages' search, over one index."""
+    index = build_index(library)
     return {lang: build_corpus(library, lang, index) for lang in LANGS}

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_left
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -106,14 +106,8 @@ class Corpus:
         synonyms: Mapping[str, tuple[str, ...]] | None = None,
         shown: Mapping[str, str] | None = None,
         term_names: Mapping[str, tuple[str, ...]] | None = None,
-        forms: Mapping[str, Mapping[tuple[str, str], int]] | None = None,
-        previous: Corpus | None = None,
-        totals: Mapping[tuple[str, str], int] | None = None,
         term_phrases: Mapping[tuple[str, ...], tuple[str, ...]] | None = None,
     ) -> None:
-        """`previous`: a corpus of the same cases, most of them with the same words (a
-        preview's last): its postings are changed where a case's words differ. `totals`: how
-        all cases write their words (the sum of `forms`), kept with them for the next rebuild."""
         self.documents = tuple(documents)
         # A word -> the "facet:term" of the terms it is a one-word name of ("oom" -> the
         # resource-exhaustion cause): the cases tagged with them match the word.
@@ -121,8 +115,8 @@ class Corpus:
         # The words of a name of several words -> the "facet:term" of the terms it names ("fell
         # off the bus" -> the gpu-failure cause): a query with those words in a row names them.
         self.term_phrases = dict(term_phrases or {})
-        # Gathered in lists, then frozen: a set copied for every case it gains grew with the
-        # square of a term's cases (most of building the corpus at 10,000 cases).
+        # Gathered in lists, then frozen: a set copied for every case it gains would grow with
+        # the square of a term's cases.
         tagged: dict[str, list[int]] = {}
         for index, document in enumerate(self.documents):
             for facet, ids in document.terms.items():
@@ -132,16 +126,7 @@ class Corpus:
         # An indexed word as the cases write it, where that differs ("coredn" -> "coredns"):
         # how a correction is shown.
         self.shown = dict(shown or {})
-        # Each case's share of `shown` (Analyzer.written_forms), kept by a preview only, whose
-        # next rebuild then analyses the edited cases alone (search/corpus.py).
-        self.forms = forms or {}
-        self.totals = totals
-        if previous is not None and [d.id for d in previous.documents] == [
-            d.id for d in self.documents
-        ]:
-            self._postings, self.vocabulary = _edited_postings(previous, self.documents)
-        else:
-            self._postings, self.vocabulary = _postings(self.documents)
+        self._postings, self.vocabulary = _postings(self.documents)
         self.by_id = {d.id: i for i, d in enumerate(self.documents)}
         # A synonym no case has a word for is never searched: it would only find what the
         # longest indexed word it starts with finds ("outofmemory" finding "out").
@@ -232,41 +217,13 @@ class Corpus:
 
 def _postings(documents: Sequence[Document]) -> tuple[dict[str, tuple[int, ...]], tuple[str, ...]]:
     """Each word's cases, in library order, and the words in order."""
-    # Built as lists: at 10,000 cases there are 7.5 million (case, word) pairs, and a set per
-    # word took three times the memory.
-    postings: dict[str, list[int]] = {}
+    # Built as lists: a library has millions of (case, word) pairs, and a set per word takes
+    # three times the memory of a tuple. (A defaultdict makes no list for a word it has.)
+    postings: defaultdict[str, list[int]] = defaultdict(list)
     for index, document in enumerate(documents):
         for word in document.words:
-            postings.setdefault(word, []).append(index)
+            postings[word].append(index)
     return {word: tuple(found) for word, found in postings.items()}, tuple(sorted(postings))
-
-
-def _edited_postings(
-    previous: Corpus, documents: Sequence[Document]
-) -> tuple[dict[str, tuple[int, ...]], tuple[str, ...]]:
-    """`_postings` of `documents`, the same cases as `previous`'s in the same order: its
-    postings with the words a case lost or gained changed (a case kept as it was keeps its
-    words, the very same collection)."""
-    postings = dict(previous._postings)
-    words_changed = False
-    for index, (old, new) in enumerate(zip(previous.documents, documents, strict=True)):
-        if old.words is new.words:
-            continue
-        before, after = set(old.words), set(new.words)
-        for word in before - after:
-            kept = tuple(i for i in postings[word] if i != index)
-            if kept:
-                postings[word] = kept
-            else:
-                del postings[word]
-                words_changed = True
-        for word in after - before:
-            found = postings.get(word, ())
-            at = bisect_left(found, index)
-            postings[word] = (*found[:at], index, *found[at:])
-            words_changed = words_changed or not found
-    vocabulary = tuple(sorted(postings)) if words_changed else previous.vocabulary
-    return postings, vocabulary
 
 
 def shortest_fallback(word: str) -> int:

@@ -83,13 +83,15 @@ def parse_file_name(name: str) -> FileName | None:
 @dataclass(frozen=True)
 class FileOutcome:
     """What checking one file on its own found: a pure function of the file, the taxonomy and
-    the date, so it can be cached by the file's content (see pipeline/check_cache.py)."""
+    the date, so it can be cached by the file's content (see pipeline/check_cache.py, which
+    stores a summary as JSON by these fields' types)."""
 
     path: str
     incident_id: str | None  # None when the file name is unusable
     lang: str | None  # a translation's language (from its name); None for an original
-    meta: IncidentMeta | None = None
-    text: CaseText | None = None
+    # Their summaries in a summary (`summary`), which is what the check cache stores.
+    meta: IncidentMeta | MetaSummary | None = None
+    text: CaseText | TextSummary | None = None
     problems: tuple[Diagnostic, ...] = ()
     unreadable: bool = False  # the file could not even be read (its problems say why)
     # A translation's sections that are missing, as (key, line): an error unless the original

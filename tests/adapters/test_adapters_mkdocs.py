@@ -45,21 +45,52 @@ def test_a_build_in_which_the_plugin_did_not_run_fails(tmp_path):
     assert "was built without the incident-library plugin" in result.stderr
 
 
-def test_the_plugin_is_a_thin_adapter():
-    """The plugin translates: at most ~150 lines, and its hooks stay short."""
+def test_the_plugin_keeps_one_build_and_one_preview_session_and_is_written_to_by_neither():
+    """MkDocs keeps one plugin object for the life of the process. Its state is a build's
+    (`BuildState`, made in on_config) and a preview's (`preview.Session`, made in on_startup),
+    each in one object: no hook sets any other field of the plugin, and nothing outside the
+    plugin sets any of its fields (the preview's rebuild writes into its own session)."""
     import ast
 
-    source = (REPO / "generator" / "adapters" / "mkdocs" / "plugin.py").read_text(encoding="utf-8")
-    assert len(source.splitlines()) <= 160
-    tree = ast.parse(source)
-    hooks = [
-        node
-        for node in ast.walk(tree)
-        if isinstance(node, ast.FunctionDef) and node.name.startswith("on_")
-    ]
-    assert hooks
-    for hook in hooks:
-        assert hook.end_lineno - hook.lineno <= 30, hook.name
+    folder = REPO / "generator" / "adapters" / "mkdocs"
+    tree = ast.parse((folder / "plugin.py").read_text(encoding="utf-8"))
+    plugin = next(
+        n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "IncidentLibraryPlugin"
+    )
+    set_where: dict[str, set[str]] = {}
+    for method in plugin.body:
+        if not isinstance(method, ast.FunctionDef):
+            continue
+        assert method.name == "__init__" or method.name.startswith("on_"), method.name
+        assert method.end_lineno - method.lineno <= 20, method.name  # hooks that translate
+        for node in ast.walk(method):
+            if isinstance(node, ast.Assign):
+                targets = node.targets
+            elif isinstance(node, ast.AnnAssign | ast.AugAssign):
+                targets = [node.target]
+            else:
+                targets = []
+            while any(isinstance(t, ast.Tuple) for t in targets):
+                targets = [
+                    e for t in targets for e in (t.elts if isinstance(t, ast.Tuple) else [t])
+                ]
+            for target in targets:  # `self.x = ...` sets the plugin's x; `self.x.y` sets x's y
+                value = target.value if isinstance(target, ast.Attribute) else None
+                if isinstance(value, ast.Name) and value.id == "self":
+                    set_where.setdefault(target.attr, set()).add(method.name)
+    assert set(set_where) == {"command", "dirty", "session", "state"}
+    assert set_where["session"] == {"__init__", "on_startup", "on_shutdown"}
+    assert set_where["state"] <= {"__init__", "on_config", "on_build_error", "on_shutdown"}
+    assert set_where["command"] == set_where["dirty"] == {"__init__", "on_startup", "on_shutdown"}
+    for module in sorted(folder.glob("*.py")):
+        if module.name == "plugin.py":
+            continue
+        names = {
+            node.id if isinstance(node, ast.Name) else node.arg
+            for node in ast.walk(ast.parse(module.read_text(encoding="utf-8")))
+            if isinstance(node, ast.Name | ast.arg)
+        }
+        assert not names & {"plugin", "IncidentLibraryPlugin"}, module.name
 
 
 def test_a_second_build_in_the_same_process_starts_afresh(tmp_path, monkeypatch):
@@ -121,8 +152,8 @@ def _built(root: Path):
 def _framer(config, plugin):
     from generator.adapters.mkdocs.frames import Framer
 
-    nav, files, env = plugin.mkdocs
-    return Framer(config, env, nav, files, plugin.site, plugin.known)
+    state = plugin.state
+    return Framer(config, state.env, state.nav, state.files, state.site, state.known)
 
 
 def test_every_framed_page_is_what_material_draws_for_it(tmp_path):
@@ -144,7 +175,7 @@ def test_every_framed_page_is_what_material_draws_for_it(tmp_path):
     )
     config, plugin = _built(project.root)
     framer = _framer(config, plugin)
-    site, written = plugin.site, project.root / "site"
+    site, written = plugin.state.site, project.root / "site"
     pages = [p for p in site.pages if framed(p)]
     kinds = {type(p).__name__ for p in pages}
     assert {"CasePage", "TermPage", "HomePage"} <= kinds
@@ -170,6 +201,7 @@ def test_a_preview_writes_again_only_what_a_rebuild_changed(tmp_path):
     write_fixture_library(project)
     config, plugin = _built(project.root)
     framer = _framer(config, plugin)
+    built = frames.write(framer, serial, {})
     site = project.root / "site"
     case, other = (
         site / "en/cases/acme-gpu-outage-01.html",
@@ -180,29 +212,30 @@ def test_a_preview_writes_again_only_what_a_rebuild_changed(tmp_path):
         path.write_text("stale", encoding="utf-8")
     gone.unlink()
     drawn = frames.write(
-        framer, serial, plugin.frames, pages={case.relative_to(site).as_posix()}, files=set()
+        framer, serial, built, pages={case.relative_to(site).as_posix()}, files=set()
     )
-    assert drawn == plugin.frames
+    assert drawn == built
     assert case.read_text(encoding="utf-8").lstrip().startswith("<!doctype html>")
     assert other.read_text(encoding="utf-8") == "stale"
     assert data.read_text(encoding="utf-8") == "stale" and gone.is_file()
-    # A frame that changed (the navigation, the theme) writes every page of its kind again.
-    changed = {key: frames.Frame(("changed",), ()) for key in plugin.frames}
-    frames.write(framer, serial, changed, pages=set(), files=set())
+    # Frames that no longer hold (the navigation, the theme changed) write every page again.
+    assert frames.write(framer, serial, {}, pages=set(), files=set()) == built
     assert other.read_text(encoding="utf-8").lstrip().startswith("<!doctype html>")
-    frames.write(framer, serial, plugin.frames)
-    assert data.read_bytes() == plugin.site.files["en/search/text/0.js"]
+    frames.write(framer, serial, built)
+    assert data.read_bytes() == plugin.state.site.files["en/search/text/0.js"]
 
 
 def test_a_preview_draws_one_frame_per_language_while_they_hold(tmp_path, monkeypatch):
-    """A rebuild of the preview draws one page of each language again; as long as those are
-    drawn as before, the last rebuild's frames are used, and a kind of page new since is drawn."""
+    """A full rebuild of the preview draws one page of each language again; as long as those
+    are drawn as before, the last frames hold, and only a kind of page new since is drawn."""
     from generator.adapters.mkdocs import frames
+    from generator.pipeline.executor import serial
 
     project = Project(tmp_path / "project")
     write_fixture_library(project)
     config, plugin = _built(project.root)
     framer = _framer(config, plugin)
+    built = frames.write(framer, serial, {})
     drawn = []
     draw = frames.Framer.draw
 
@@ -211,19 +244,14 @@ def test_a_preview_draws_one_frame_per_language_while_they_hold(tmp_path, monkey
         return draw(self, page)
 
     monkeypatch.setattr(frames.Framer, "draw", counting)
-    kept = frames.write(framer, serial_executor(), plugin.frames, pages=set(), files=set())
-    assert sorted(drawn) == ["en", "ko"] and kept == plugin.frames
+    assert frames.hold(framer, built) and sorted(drawn) == ["en", "ko"]
     drawn.clear()
-    term = next(p for p in plugin.site.pages if type(p).__name__ == "TermPage")
-    fewer = {key: frame for key, frame in plugin.frames.items() if key != framer.key(term)}
-    assert frames.write(framer, serial_executor(), fewer, pages=set(), files=set()) == kept
-    assert len(drawn) == 3  # the probes, and the kind of page missing from `fewer`
-
-
-def serial_executor():
-    from generator.pipeline.executor import serial
-
-    return serial
+    term = next(p for p in plugin.state.site.pages if type(p).__name__ == "TermPage")
+    fewer = {key: frame for key, frame in built.items() if key != framer.key(term)}
+    assert frames.write(framer, serial, fewer, pages=set(), files=set()) == built
+    assert len(drawn) == 1  # the kind of page missing from `fewer`
+    changed = {key: frames.Frame(("changed",), ()) for key in built}
+    assert not frames.hold(framer, changed) and not frames.hold(framer, {})
 
 
 def test_a_dirty_rebuild_keeps_the_names_of_the_hand_written_pages(tmp_path):
@@ -241,13 +269,16 @@ def test_a_dirty_rebuild_keeps_the_names_of_the_hand_written_pages(tmp_path):
         config = load_config(str(project.root / "mkdocs.yml"), site_dir=str(site))
         if start:  # MkDocs keeps its plugin objects in this process: a new server starts afresh
             config.plugins.on_shutdown()
-        config.plugins.on_startup(command="serve", dirty=True)
+            config.plugins.on_startup(command="serve", dirty=True)
         mkdocs_build(config, serve_url="http://127.0.0.1:8000/", dirty=True)
-        return config.plugins["incident-library"]
+        return config.plugins["incident-library"].session
 
-    first = rebuild(start=True).frames
+    first = dict(rebuild(start=True).frames)
+    case = site / "en/cases/acme-gpu-outage-01.html"
+    written = case.stat().st_mtime_ns
     second = rebuild().frames
     assert second == first
+    assert case.stat().st_mtime_ns == written  # its frame held: the page was not written again
     page = (site / "en/cases/acme-gpu-outage-01.html").read_text(encoding="utf-8")
     nav = page.split('class="md-nav md-nav--primary"', 1)[1].split("</nav>", 1)[0]
     assert "About" in nav and "None" not in nav
@@ -282,22 +313,22 @@ def test_a_preview_rebuilds_an_edited_case_without_mkdocs_as_mkdocs_would(tmp_pa
     text = case.read_text(encoding="utf-8")
     case.write_text(text.replace("Acme: GPUs fall off the bus", "Acme: edited"), encoding="utf-8")
     before = files(served)
-    assert plugin.preview.rebuild(plugin)
+    assert plugin.session.rebuild()
     after = files(served)
     assert "Acme: edited" in after["en/cases/acme-gpu-outage-01.html"].decode()
     assert after["en/cases/acme-gpu-outage-02.html"] == before["en/cases/acme-gpu-outage-02.html"]
     # Left to MkDocs: a broken case, a new case, an edited hand-written page.
     case.write_text(text.replace("cause: [", "cause: [gpu-failur, "), encoding="utf-8")
-    assert not plugin.preview.rebuild(plugin) and files(served) == after
+    assert not plugin.session.rebuild() and files(served) == after
     case.write_text(text.replace("Acme: GPUs fall off the bus", "Acme: edited"), encoding="utf-8")
     project.add_incident("initech-new-case")
-    assert not plugin.preview.rebuild(plugin) and files(served) == after
+    assert not plugin.session.rebuild() and files(served) == after
     for path in project.incidents.glob("initech-new-case*"):
         path.unlink()
     page = next((project.root / "docs" / "en").glob("*.md"))
     written = page.read_text(encoding="utf-8")
     page.write_text(written + "\nOne more line.\n", encoding="utf-8")
-    assert not plugin.preview.rebuild(plugin) and files(served) == after
+    assert not plugin.session.rebuild() and files(served) == after
     page.write_text(written, encoding="utf-8")
     full(fresh)
     assert files(fresh) == after

@@ -105,31 +105,25 @@ class TestLayout:
         points = list(LAYOUT.positions.values())
         assert len(set(points)) == len(points)
 
-    def test_reused_when_the_key_is_the_same(self):
+    def test_the_same_for_the_same_terms(self):
+        """What a preview relies on to keep the layout while every case keeps its terms
+        (pipeline/changes.py): the layout reads nothing else of a case."""
         edited = [dataclasses.replace(INCIDENTS[0], path="incidents/moved.md"), *INCIDENTS[1:]]
-        reused = layout_terms(build_library(TAX, edited), previous=LAYOUT)
-        assert reused is LAYOUT
+        assert layout_terms(build_library(TAX, edited)) == LAYOUT
 
     def test_a_new_term_or_weight_gives_a_new_layout(self):
         more = [*INCIDENTS, make("e", component=("etcd",))]  # etcd now pairs with gpu-failure
-        changed = layout_terms(build_library(TAX, more), previous=LAYOUT)
-        assert changed is not LAYOUT
-        assert changed.key != LAYOUT.key
-        assert layout_terms(build_library(TAX, more)) == changed
-
-    def test_a_stale_previous_layout_is_not_used(self):
-        stale = Layout(("something else",), {("cause", "gpu-failure"): (1.0, 2.0)})
-        assert layout_terms(LIBRARY, previous=stale) == LAYOUT
+        changed = layout_terms(build_library(TAX, more))
+        assert changed.positions != LAYOUT.positions
 
     def test_only_the_graphed_facets(self):
         graph_cause = Taxonomy(TAX.facets, TAX.matrices, ("cause",))
         layout = layout_terms(build_library(graph_cause, INCIDENTS))
         assert {facet for facet, _ in layout.positions} == {"cause"}
-        assert layout.key != LAYOUT.key  # the graph list is part of the key
 
     def test_an_empty_library(self):
         layout = layout_terms(build_library(TAX, []))
-        assert layout.positions == {}
+        assert layout == Layout({}, {})
 
     def test_many_terms_stay_on_the_canvas(self):
         extra = "".join(
@@ -225,14 +219,11 @@ class TestPayload:
 
 
 class TestCasePositions:
-    def test_worked_out_once_per_case_for_both_languages_and_a_reused_layout(self, monkeypatch):
-        """A case's position is a function of its id, its drawn terms and the layout: both
-        languages and a preview's rebuild (whose layout is reused) take it from the layout,
-        and give what a fresh layout gives."""
+    def test_worked_out_once_per_case_with_the_layout_for_both_languages(self, monkeypatch):
+        """A case's position is a function of its id, its drawn terms and the terms' places:
+        worked out once, with the layout, and read by both languages' payloads."""
         import generator.outputs.graph as graph_module
 
-        fresh = {lang: graph_payload(LIBRARY, lang, layout_terms(LIBRARY)) for lang in ("en", "ko")}
-        layout = layout_terms(LIBRARY)
         real = graph_module._clear_of_terms
         calls: list[int] = []
 
@@ -241,12 +232,9 @@ class TestCasePositions:
             return real(*args, **kwargs)
 
         monkeypatch.setattr(graph_module, "_clear_of_terms", counting)
+        layout = layout_terms(LIBRARY)
+        assert len(calls) == len(LIBRARY.incidents) and layout == LAYOUT
         for lang in ("en", "ko"):
-            assert graph_payload(LIBRARY, lang, layout) == fresh[lang]
-        assert len(calls) == len(LIBRARY.incidents)
-        edited = [dataclasses.replace(INCIDENTS[0], path="incidents/moved.md"), *INCIDENTS[1:]]
-        again = build_library(TAX, edited)
-        reused = layout_terms(again, previous=layout)
-        assert reused is layout
-        assert graph_payload(again, "en", reused) == fresh["en"]
+            payload = graph_payload(LIBRARY, lang, layout)
+            assert {c["id"]: (c["x"], c["y"]) for c in payload["cases"]} == layout.cases
         assert len(calls) == len(LIBRARY.incidents)

@@ -1,10 +1,10 @@
 """Material's frame around the core's pages: drawn once per kind of page, filled in per page.
 
 Material renders its whole template (head, header, navigation, sidebars, footer) around every
-page it writes, a few milliseconds each: at 20,000 case pages that was most of MkDocs' share of
-the build. The pages outside the navigation (cases, terms, their list pages) differ in their
-frame only by a few values: the title, the description, the canonical address, the links of
-the language switch and the sections in the sidebar. So Material draws one page of each kind
+page it writes, a few milliseconds each: for tens of thousands of case pages, most of MkDocs'
+share of the build. The pages outside the navigation (cases, terms, their list pages) differ in
+their frame only by a few values: the title, the description, the canonical address, the links
+of the language switch and the sections in the sidebar. So Material draws one page of each kind
 (`Framer.key`) with a token in place of each value and of the content, the drawing is split at
 the tokens, and every page of that kind is its pieces with the page's own values in between.
 The HTML stays Material's and the overrides' (nothing here writes any of it); a test holds a
@@ -33,19 +33,13 @@ from ...pages.kinds import Page
 from ...pipeline.executor import Executor
 from ...pipeline.site import Site
 from . import support
+from .support import framed
 
 # The content's token carries a heading: every page of the core has its own <h1> (Material adds
 # one to content without).
 _HEADING = "<h1></h1>"
 
 Key = tuple
-
-
-def framed(page: Page) -> bool:
-    """Whether a page is written in a drawn frame: MkDocs renders the pages of the navigation
-    (their frame marks them current, and links the pages before and after) and the standalone
-    root."""
-    return not page.in_nav and not page.standalone
 
 
 @dataclass(frozen=True)
@@ -74,9 +68,9 @@ class Framer:
         self, config, env, nav, files, site: Site, known: Collection[str], alternates=None
     ) -> None:
         """`alternates`: the language links an earlier framer worked out for the same pages
-        (`known`), kept by a preview between rebuilds."""
+        (`known`), kept by a preview between rebuilds (a mapping of page URL to links)."""
         self.config, self.env, self.nav, self.site, self.known = config, env, nav, site, known
-        self.pages = files.documentation_pages()
+        self.files, self.pages = files, files.documentation_pages()
         base = str(config.site_url or "")
         self.base = base if base.endswith("/") else base + "/"
         # Tokens of letters and digits, which none of Material's filters (escape, striptags, url)
@@ -84,7 +78,7 @@ class Framer:
         nonce = secrets.token_hex(8)
         self.token = f"il{nonce}{{}}0".format  # the name is letters: the 0 ends it
         self.tokens = re.compile(rf"il{nonce}([a-z]+)0")
-        self.found: dict[str, list[dict[str, str]]] = {} if alternates is None else alternates
+        self.found: dict[str, list[dict[str, str]]] = dict(alternates or {})
 
     def alternates(self, page: Page) -> list[dict[str, str]]:
         """The page in each language (`support.alternates`), worked out once per page: its key
@@ -149,20 +143,22 @@ class Framer:
 def write(
     framer: Framer,
     executor: Executor,
-    previous: Mapping[Key, Frame],
+    kept: Mapping[Key, Frame],
     pages: Collection[str] | None = None,
     files: Collection[str] | None = None,
 ) -> dict[Key, Frame]:
     """Write the core's framed pages and other files into the site folder: every one, or (a
-    preview) the `pages` and `files` a rebuild changed, the pages whose frame changed since
-    `previous`, and the files not on disk. Returns the frames, for the next rebuild."""
+    preview whose folder holds the last build) the `pages` and `files` that changed, the pages
+    of a kind whose frame was not `kept`, and the files not on disk. `kept`: the frames that
+    still hold (a preview's, see `hold`); only the kinds of page without one are drawn.
+    Returns every frame, for the next rebuild."""
     site, site_dir = framer.site, framer.config.site_dir
     keyed = [(page, framer.key(page)) for page in site.pages if framed(page)]
-    frames = _frames(framer, keyed, previous if pages is not None else {})
+    frames = _frames(framer, keyed, kept)
     todo = [
         (page, frames[key])
         for page, key in keyed
-        if pages is None or page.url in pages or previous.get(key) != frames[key]
+        if pages is None or page.url in pages or key not in kept
     ]
     paths = [
         path
@@ -188,21 +184,25 @@ def write(
 
 
 def _frames(
-    framer: Framer, keyed: list[tuple[Page, Key]], previous: Mapping[Key, Frame]
+    framer: Framer, keyed: list[tuple[Page, Key]], kept: Mapping[Key, Frame]
 ) -> dict[Key, Frame]:
-    """The frames of the kinds of page there are. With `previous` (a preview's last rebuild),
-    Material draws the frame of one page of each language again: if it is as before, the
-    navigation, the theme and the settings are too (every frame of a language shows them), so
-    the last rebuild's frames hold and only kinds of page new since are drawn (drawing all of
-    them again was most of a preview's rebuild). Otherwise every kind is drawn."""
+    """The frame of every kind of page there is: `kept`'s where it has one, else drawn."""
     frames: dict[Key, Frame] = {}
-    if previous:
-        probes = {page.lang: (page, key) for page, key in reversed(keyed)}
-        drawn = {key: framer.draw(page) for page, key in probes.values()}
-        if all(previous.get(key) == frame for key, frame in drawn.items()):
-            frames = {key: previous[key] for _, key in keyed if key in previous}
-        frames.update(drawn)
     for page, key in keyed:
         if key not in frames:
-            frames[key] = framer.draw(page)
+            frames[key] = kept[key] if key in kept else framer.draw(page)
     return frames
+
+
+def hold(framer: Framer, last: Mapping[Key, Frame]) -> bool:
+    """Whether the last build's frames hold for this one. Material draws the first page of
+    each language again: if each is as it was, so are the navigation, the theme and the
+    settings, which every frame of a language shows (drawing every frame again would be most of
+    a preview's rebuild)."""
+    if not last:
+        return False
+    probes: dict[str, Page] = {}
+    for page in framer.site.pages:
+        if framed(page):
+            probes.setdefault(page.lang, page)
+    return all(last.get(framer.key(page)) == framer.draw(page) for page in probes.values())

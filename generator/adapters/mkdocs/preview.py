@@ -1,84 +1,153 @@
-"""`incidents serve` while a build error stands: every page says what is wrong.
+"""A preview session: what lives across the rebuilds of `incidents serve`.
 
-MkDocs' preview server holds each request until a rebuild succeeds, so after a failed one the
-browser waits forever and the error is only in the terminal. Here a failed rebuild counts as
-done (requests are answered) and every HTML request gets an error page naming the problem, which
-reloads itself every two seconds, so the reader's page comes back once the file is fixed.
+MkDocs' preview server builds the site again after every saved file. The session, made when the
+server starts, holds what one build leaves for the next: the last site written (the core keeps
+from it what an edit did not change), the frames it was written in, the check cache, the theme's
+compiled templates, and the MkDocs objects of the last full build (`Shell`). It decides what of
+them holds for the next build; the plugin's hooks hand it each full build to write.
+
+After an edit of the library alone, the session rebuilds without MkDocs (`rebuild`). MkDocs'
+part of a rebuild (reading its settings again, the hand-written pages, the navigation, the
+theme's files: half a second for a thousand cases) gives the same result while its inputs are
+as they were at the last full build (`support.input_stamp`) and the edit changed only pages
+outside the navigation, with the same pages and navigation. Then the core builds the site, and
+the pages it changed are filled into the frames of the last full build and written, with the
+other files it changed: what MkDocs' dirty build would have written. Anything else (a
+hand-written page or mkdocs.yml edited, a case added or removed, a page of the navigation
+changed, a build error) is left to MkDocs' build.
 """
 
 from __future__ import annotations
 
-import html
-import logging
-from collections.abc import Callable, Iterable
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
 
-log = logging.getLogger("mkdocs.plugins.incident_library")
-
-RELOAD_SECONDS = 2
-
-
-class PreviewErrors:
-    """Wraps a preview server's builder and its WSGI application."""
-
-    def __init__(self, describe: Callable[[], str | None] = lambda: None) -> None:
-        """`describe` gives the problem behind a failure (MkDocs itself only raises "Aborted
-        with a BuildError!" once the plugin has been told the cause)."""
-        self.failure: str | None = None
-        self.describe = describe
-
-    def builder(self, build: Callable[..., None]) -> Callable[..., None]:
-        def guarded(*args, **kwargs) -> None:
-            try:
-                build(*args, **kwargs)
-            except Exception as exc:  # any failure is shown, never a hang
-                self.failure = self.describe() or str(exc) or type(exc).__name__
-                log.error("preview: the build failed; pages show the error until it is fixed")
-            else:
-                self.failure = None
-
-        return guarded
-
-    def app(self, serve: Callable) -> Callable:
-        def application(environ, start_response) -> Iterable[bytes]:
-            failure = self.failure
-            path = environ.get("PATH_INFO", "")
-            if failure is None or not _is_page(path):
-                return serve(environ, start_response)
-            body = error_page(failure).encode("utf-8")
-            start_response(
-                "500 Internal Server Error",
-                [
-                    ("Content-Type", "text/html; charset=utf-8"),
-                    ("Content-Length", str(len(body))),
-                    ("Cache-Control", "no-store"),
-                ],
-            )
-            return [body]
-
-        return application
+from ...pipeline.check_cache import CheckCache
+from ...pipeline.executor import Executor, serial
+from ...pipeline.site import BuildError, Site, build
+from . import frames, reload, support
+from .errors import PreviewErrors
 
 
-def _is_page(path: str) -> bool:
-    if path.startswith("/livereload/"):
-        return False
-    last = path.rsplit("/", 1)[-1]
-    return last == "" or last.endswith(".html") or "." not in last
+@dataclass(frozen=True)
+class Shell:
+    """What the last full build made with MkDocs, what MkDocs read, and what the core built
+    from: all a rebuild without MkDocs needs."""
+
+    config: Any
+    env: Any
+    nav: Any
+    files: Any
+    known: frozenset[str]  # every page's address
+    alternates: Mapping[str, list[dict[str, str]]]  # each framed page's language links
+    stamp: tuple  # MkDocs' inputs as the build began (support.input_stamp)
+    inputs: tuple  # the project's paths and the site's options
+
+    def framer(self, site: Site) -> frames.Framer:
+        """A framer of `site` with the last full build's MkDocs objects."""
+        mkdocs = (self.config, self.env, self.nav, self.files)
+        return frames.Framer(*mkdocs, site, self.known, self.alternates)
 
 
-def error_page(failure: str) -> str:
-    """The page shown for every URL while the build fails; the message is text, never markup."""
-    return (
-        "<!doctype html>\n"
-        '<html lang="en"><head><meta charset="utf-8">\n'
-        f'<meta http-equiv="refresh" content="{RELOAD_SECONDS}">\n'
-        "<title>Build failed · Incident Library preview</title>\n"
-        "<style>body{font:16px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:60rem;"
-        "padding:0 1rem}pre{background:#fff4f4;border-left:4px solid #b3261e;padding:1rem;"
-        "white-space:pre-wrap;overflow-wrap:anywhere}</style>\n"
-        "</head><body>\n"
-        "<h1>The build failed</h1>\n"
-        "<p>Fix the problem below and save; this page reloads by itself. "
-        '<span lang="ko">아래 문제를 고치고 저장하면 이 페이지가 저절로 다시 읽힙니다.</span></p>\n'
-        f"<pre>{html.escape(failure)}</pre>\n"
-        "</body></html>\n"
-    )
+class Session:
+    """A preview's state between rebuilds."""
+
+    def __init__(self, dirty: bool) -> None:
+        # Whether the site folder keeps the last build's files (`serve --dirty`, which
+        # `incidents serve` runs): then only what changed is written, and MkDocs may be left out.
+        self.dirty = dirty
+        self.site: Site | None = None  # the last site written
+        self.frames: dict[frames.Key, frames.Frame] = {}  # the frames it was written in
+        self.cache = CheckCache()  # each incident file's check, by content
+        self.bytecode = support.MemoryBytecodeCache()  # the theme's compiled templates
+        self.shell: Shell | None = None  # the last full build, while it may be rebuilt in
+        self.stamp: tuple = ()  # MkDocs' inputs as the full build under way began
+        self.error: str | None = None  # what stopped the last build, shown on every page
+
+    def begin(self, config) -> None:
+        """A full build begins: MkDocs' inputs are stamped before it reads any, and until the
+        build is written there is no shell to rebuild in."""
+        self.shell, self.error, self.stamp = None, None, support.input_stamp(config)
+
+    def failed(self, error: str) -> None:
+        self.shell, self.error = None, error
+
+    def build(self, inputs: tuple) -> Site:
+        """The core's build, keeping what holds of the last site."""
+        site = build(*inputs, serial, self.cache, self.site, preview=True)
+        support.log_build(site, serial, site.changed_since(self.site))
+        return site
+
+    def write(self, framer: frames.Framer, executor: Executor, inputs: tuple) -> None:
+        """Write a full build: what changed since the last site, if the folder holds it (else
+        everything), in the last frames where they hold (`frames.hold`)."""
+        site = framer.site
+        pages = files = None
+        if self.dirty and self.site is not None:
+            pages, files = site.changed_since(self.site), site.files_changed_since(self.site)
+        kept = self.frames if pages is not None and frames.hold(framer, self.frames) else {}
+        self.frames = frames.write(framer, executor, kept, pages, files)
+        self.site = site
+        if self.dirty:
+            mkdocs = (framer.config, framer.env, framer.nav, framer.files)
+            alternates = MappingProxyType(dict(framer.found))
+            self.shell = Shell(*mkdocs, frozenset(framer.known), alternates, self.stamp, inputs)
+
+    def rebuild(self) -> bool:
+        """Rebuild the site without MkDocs and write what changed; False when MkDocs must build
+        (and then nothing was written or changed)."""
+        shell, last = self.shell, self.site
+        if shell is None or last is None or support.input_stamp(shell.config) != shell.stamp:
+            return False
+        try:
+            site = build(*shell.inputs, serial, self.cache, last, preview=True)
+        except BuildError:
+            return False
+        changed = site.changed_since(last)
+        same = (
+            site.nav == last.nav
+            and [p.url for p in site.pages] == [p.url for p in last.pages]
+            and site.library.taxonomy == last.library.taxonomy
+            and all(frames.framed(site.page(url)) for url in changed)
+        )
+        if not same:
+            return False
+        support.log_warnings(site.warnings)
+        support.log_build(site, serial, changed)
+        files = site.files_changed_since(last)
+        self.frames = frames.write(shell.framer(site), serial, self.frames, changed, files)
+        self.site = site
+        return True
+
+
+def serve(server, library_files: Iterable[Path], session: Session | None):
+    """The preview server, set up: a failed rebuild would hold every request, so the error is
+    shown instead (errors.py); the session rebuilds where it can, else MkDocs builds; changes
+    are noticed as the kernel reports them (`support.notified_watching`), in the library too."""
+    if session is not None:
+        errors = PreviewErrors(lambda: session.error)
+        server.builder = errors.builder(builder(server.builder, session.rebuild))
+        server.set_app(errors.app(server.serve_request))
+    reload.install(server)
+    support.notified_watching(server)
+    for path in library_files:
+        if path.exists():
+            server.watch(str(path))
+    return server
+
+
+def builder(build_all: Callable[..., None], quick: Callable[[], bool]) -> Callable[..., None]:
+    """The preview server's builder: `quick` where it can, else MkDocs' build."""
+
+    def rebuild_site(*args, **kwargs) -> None:
+        started = time.perf_counter()
+        if not (args or kwargs) and quick():
+            support.log.info("preview: rebuilt in %.2f s", time.perf_counter() - started)
+            return
+        build_all(*args, **kwargs)
+
+    return rebuild_site

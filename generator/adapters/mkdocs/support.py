@@ -24,6 +24,7 @@ from ...load.inputs import input_problems
 from ...load.project import ProjectPaths
 from ...pages import urls
 from ...pages.build import SiteOptions
+from ...pages.kinds import Page
 from ...pipeline.site import Site
 from ...render import strings
 from ...render.renderer import Sections
@@ -152,8 +153,9 @@ def log_warnings(warnings: tuple[Diagnostic, ...]) -> None:
         log.warning(warning.format())
 
 
-def log_build(site: Site, executor, changed: frozenset[str], preview: bool) -> None:
-    if preview:
+def log_build(site: Site, executor, changed: frozenset[str] | None) -> None:
+    """What was built; `changed`: the pages a preview's rebuild changed."""
+    if changed is not None:
         log.info("preview: rebuilding %d of %d generated pages", len(changed), len(site.pages))
     where = f"{executor.forked} jobs on forked workers" if executor.forked else "one process"
     log.info(
@@ -192,12 +194,17 @@ def _epoch(site: Site) -> int:
     return source_date_epoch(site.library)
 
 
+def framed(page: Page) -> bool:
+    """Whether a page is written in a drawn frame: MkDocs renders the pages of the navigation
+    (their frame marks them current, and links the pages before and after) and the standalone
+    root."""
+    return not page.in_nav and not page.standalone
+
+
 def add_files(files: Files, config, site: Site) -> Files:
     """The core's pages that MkDocs renders itself (those of the navigation, outside which
     Material draws the frame once per kind: frames.py, and the standalone root). Its other
     pages and files are written by frames.write."""
-    from .frames import framed
-
     in_nav = {u for section in site.nav for u in section.urls}
     for page in site.pages:
         if not framed(page):
