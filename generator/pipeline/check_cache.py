@@ -359,8 +359,7 @@ def _reader(kind: Any) -> Callable[[Any], Any]:
     """How a value of `kind` (a type hint) is read back from JSON, checked: a value that is not
     what the type says raises ValueError or TypeError. Dataclasses, tuples, unions, literals,
     str, int and bool; an alternative of a union that is none of these (a pydantic model, which
-    only its summary stands for here) is never read. Lists of plain values, the bulk of an
-    outcome, are checked at once (`map(type, ...)`)."""
+    only its summary stands for here) is never read."""
     if kind is type(None):
         return _none
     if kind in _PLAIN:
@@ -368,29 +367,8 @@ def _reader(kind: Any) -> Callable[[Any], Any]:
     origin, args = get_origin(kind), get_args(kind)
     if origin is Literal:
         return lambda value: value if value in args else _refuse(value, kind)
-    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
-        if args[0] in _PLAIN:
-            plain = {args[0]}
-            return lambda value: (
-                tuple(value) if {*map(type, _items(value))} <= plain else _refuse(value, kind)
-            )
-        inner = get_args(args[0])
-        if get_origin(args[0]) is tuple and all(a in _PLAIN for a in inner):
-            shape = {(list, *inner)}  # every item a list of plain values of these types
-            return lambda value: (
-                tuple(map(tuple, value))
-                if {(type(v), *map(type, v)) for v in _items(value)} <= shape
-                else _refuse(value, kind)
-            )
-        item = _reader(args[0])
-        return lambda value: tuple([item(v) for v in _items(value)])
     if origin is tuple:
-        if all(a in _PLAIN for a in args):
-            return lambda value: (
-                tuple(value) if tuple(map(type, _items(value))) == args else _refuse(value, kind)
-            )
-        readers = tuple(_reader(a) for a in args)
-        return lambda value: tuple([r(v) for r, v in zip(readers, _items(value), strict=True)])
+        return _tuple_reader(kind, args)
     if origin is Union or origin is types.UnionType:
         return _union(args)
     if is_dataclass(kind):
@@ -398,6 +376,33 @@ def _reader(kind: Any) -> Callable[[Any], Any]:
         readers = tuple(_reader(hints[f.name]) for f in fields(kind))
         return lambda value: kind(*[r(v) for r, v in zip(readers, _items(value), strict=True)])
     raise TypeError(f"{kind!r} cannot be read back from the check cache")
+
+
+def _tuple_reader(kind: Any, args: tuple) -> Callable[[Any], Any]:
+    """A tuple's reader. Lists of plain values, the bulk of an outcome (the numbers a file
+    mentions, its lists), are checked in one pass over their types (`map(type, ...)`)."""
+    if len(args) != 2 or args[1] is not Ellipsis:
+        if all(a in _PLAIN for a in args):
+            return lambda value: (
+                tuple(value) if tuple(map(type, _items(value))) == args else _refuse(value, kind)
+            )
+        readers = tuple(_reader(a) for a in args)
+        return lambda value: tuple([r(v) for r, v in zip(readers, _items(value), strict=True)])
+    item, inner = args[0], get_args(args[0])
+    if item in _PLAIN:
+        plain = {item}
+        return lambda value: (
+            tuple(value) if {*map(type, _items(value))} <= plain else _refuse(value, kind)
+        )
+    if get_origin(item) is tuple and all(a in _PLAIN for a in inner):
+        shape = {(list, *inner)}  # every item a list of plain values of these types
+        return lambda value: (
+            tuple(map(tuple, value))
+            if {(type(v), *map(type, v)) for v in _items(value)} <= shape
+            else _refuse(value, kind)
+        )
+    read = _reader(item)
+    return lambda value: tuple([read(v) for v in _items(value)])
 
 
 _PLAIN = (str, int, bool)

@@ -218,7 +218,7 @@ def generated_pages(files: Files, config, site: Site, dirty: bool = False) -> No
     the hand-written pages that changed, and every page drawn would name the others "None" in
     its navigation: their front matter is read here (they are few)."""
     for file in files.documentation_pages():
-        if site.page(urls_of(file)) is None:
+        if site.page(file.dest_uri) is None:
             if dirty and file.page is not None and file.page.markdown is None:
                 file.page.read_source(config)
         elif file.page is None:
@@ -234,10 +234,6 @@ def sitemap(files: Files, site: Site, known: set[str]) -> list[dict]:
         if f.page is not None and not f.page.is_link and site.page(f.dest_uri) is None
     ]
     return written + [{"url": p.url, "alternates": alternates(p.url, known)} for p in site.pages]
-
-
-def urls_of(file: File) -> str:
-    return file.dest_uri
 
 
 def page_meta(page, site: Site, known: set[str]) -> None:
