@@ -101,6 +101,7 @@ _STRINGS: dict[str, dict[str, str]] = {
     "aliases": {"ko": "다른 이름", "en": "Also known as"},
     "original_language": {"ko": "원문 언어", "en": "Original language"},
     "search_label": {"ko": "사례 검색", "en": "Search cases"},
+    "search_submit": {"ko": "검색", "en": "Search"},
     "search_placeholder": {
         "ko": "증상, 구성 요소, 원인으로 검색 (예: 인피니밴드 배선)",
         "en": "Search symptoms, components, causes (e.g. InfiniBand cabling)",
