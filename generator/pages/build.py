@@ -36,7 +36,7 @@ PAIRS_SHOWN = 15
 class SiteOptions:
     """Site-wide settings that pages show (from the shell's configuration)."""
 
-    site_url: str = "http://127.0.0.1:8000/"
+    site_url: str = ""  # the published address; "" when the build does not know it
     page_size: int = urls.PAGE_SIZE
     # The checker the "check your cluster" block links (extra.check_cluster); no url, no block.
     check_cluster_name: str = ""
@@ -308,28 +308,28 @@ def _bibtex_escape(value: str) -> str:
 
 
 def cite(library: Library, incident: Incident, lang: str, site_url: str) -> Citation:
-    """The citation of a case page; the permalink is the page's address, which never changes."""
-    base = site_url if site_url.endswith("/") else site_url + "/"
-    permalink = base + urls.case(lang, incident.id)
+    """The citation of a case page; the permalink is the page's address, which never changes.
+    Without the site's address (`site_url` "") there is no permalink to give: the citation
+    names the case without one, and the page shows its path within the site."""
+    path = urls.case(lang, incident.id)
+    permalink = (site_url if site_url.endswith("/") else site_url + "/") + path if site_url else ""
     text = incident.text(lang)
     org = ", ".join(t.label(lang) for t in library.byline(incident))
     year = incident.meta.published[:4]
-    if lang == "ko":
-        plain = f'Incident Library 기여자. "{text.title}". Incident Library, {year}. {permalink}'
-    else:
-        plain = (
-            f'Incident Library contributors. "{text.title}". Incident Library, {year}. {permalink}'
-        )
+    authors = "Incident Library 기여자" if lang == "ko" else "Incident Library contributors"
+    plain = f'{authors}. "{text.title}". Incident Library, {year}.'
+    if permalink:
+        plain += f" {permalink}"
     first = incident.meta.sources[0]
     note = f"Case summary of {first.publisher}, {first.title}, {first.date}"
     entries = [
         ("title", "{" + _bibtex_escape(text.title) + "}"),
         ("author", "{Incident Library contributors}"),
         ("year", year),
-        ("howpublished", "{\\url{" + permalink + "}}"),
+        *([("howpublished", "{\\url{" + permalink + "}}")] if permalink else []),
         ("note", "{" + _bibtex_escape(note) + "}"),
         ("keywords", "{" + _bibtex_escape(", ".join(filter(None, [org, incident.id]))) + "}"),
     ]
     body = ",\n".join(f"  {key} = {value}" for key, value in entries)
     key = "incident-library:" + incident.id
-    return Citation(permalink, plain, f"@misc{{{key},\n{body}\n}}")
+    return Citation(permalink, plain, f"@misc{{{key},\n{body}\n}}", path)

@@ -75,6 +75,13 @@ _STRINGS: dict[str, dict[str, str]] = {
     "cite": {"ko": "인용하기", "en": "Cite this case"},
     "cite_permalink": {"ko": "고유 주소", "en": "Permalink"},
     "cite_text": {"ko": "일반 텍스트", "en": "Plain text"},
+    "cite_path": {"ko": "사이트 안의 경로", "en": "Path within the site"},
+    "cite_no_permalink": {
+        "ko": "이 사본은 게시 주소 없이 만들어져 고유 주소를 드릴 수 없습니다. 게시된 사이트에서는 "
+        "사이트 주소 뒤에 이 경로가 붙은 곳에 이 사례가 있습니다.",
+        "en": "This copy was built without the site's published address, so it cannot give a "
+        "permanent one: on the published site, this case is at this path under its address.",
+    },
     # case page: contents, permalinks, copy
     "contents": {"ko": "목차", "en": "Table of contents"},  # Material's own name for its TOC
     "permalink": {

@@ -48,8 +48,13 @@ def build_site(paths: ProjectPaths, strict: bool = False, site_dir: Path | None 
         args += ["--site-dir", str(site_dir)]
     try:
         cli.main(args, standalone_mode=False)
-    except (Abort, ClickException):
-        return 1  # MkDocs has said why
+    except Abort:
+        return 1
+    except ClickException as exc:
+        # MkDocs has logged why (an error, or the warnings --strict refuses); this line says
+        # that the build stopped, which for --strict it does not print by itself here.
+        print(f"error: {exc.format_message()}", file=sys.stderr)
+        return 1
     except SystemExit as exc:
         if exc.code:
             return int(exc.code) if isinstance(exc.code, int) else 1
