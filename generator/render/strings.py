@@ -98,6 +98,13 @@ _STRINGS: dict[str, dict[str, str]] = {
     "language_choice": {"ko": "언어를 고르세요", "en": "Choose a language"},
     "facets": {"ko": "분류", "en": "Facets"},
     "browse_facets": {"ko": "분류별로 보기", "en": "Browse by facet"},
+    "facet_counts_note": {
+        "ko": "분류 이름 옆의 숫자는 지금 결과에 나온 값의 수이고, 값 옆의 숫자는 그 값을 고르면 "
+        "나올 사례 수입니다.",
+        "en": "Beside each facet: how many of its values the results have. Beside each value: "
+        "how many cases choosing it gives.",
+    },
+    "breadcrumb": {"ko": "이동 경로", "en": "Breadcrumb"},
     "case": {"ko": "사례", "en": "Case"},
     "terms_count": {"ko": "분류 값 {n}개", "en": "{n} terms"},
     "terms_count_one": {"ko": "분류 값 {n}개", "en": "{n} term"},
@@ -109,9 +116,15 @@ _STRINGS: dict[str, dict[str, str]] = {
     "original_language": {"ko": "원문 언어", "en": "Original language"},
     "search_label": {"ko": "사례 검색", "en": "Search cases"},
     "search_submit": {"ko": "검색", "en": "Search"},
-    "search_placeholder": {
-        "ko": "증상, 구성 요소, 원인으로 검색 (예: 인피니밴드 배선)",
-        "en": "Search symptoms, components, causes (e.g. InfiniBand cabling)",
+    "search_label_long": {
+        "ko": "증상, 구성 요소, 원인으로 사례 검색",
+        "en": "Search cases by symptom, component or cause",
+    },
+    # short enough for the box on a phone (a test measures it at 390 px)
+    "search_placeholder": {"ko": "예: 인피니밴드 배선", "en": "e.g. InfiniBand cabling"},
+    "load_failed": {
+        "ko": "검색 자료를 불러오지 못했습니다. 페이지를 새로 고쳐 보세요.",
+        "en": "The search data could not be loaded. Try reloading the page.",
     },
     "applied_filters": {"ko": "적용된 필터", "en": "Applied filters"},
     "clear_all": {"ko": "모두 풀기", "en": "Clear all"},
@@ -146,6 +159,13 @@ _STRINGS: dict[str, dict[str, str]] = {
     "graph_status_one": {
         "ko": "사례 {cases}건, 분류 {terms}개를 그렸습니다.",
         "en": "Showing {cases} case and {terms} terms.",
+    },
+    "graph_overview": {
+        "ko": "사례 {cases}건에 가장 많이 나온 분류 {terms}개와, 두 사례 이상에 함께 나온 분류를 "
+        "이었습니다. 필터로 {max}건 이하로 좁히면 사례도 그립니다.",
+        "en": "The {terms} terms that occur most in {cases} cases, linked where two occur "
+        "together in two cases or more. Narrow the results to {max} cases or fewer to see the "
+        "cases too.",
     },
     "graph_capped": {
         "ko": "사례가 많아 최근 {shown}건만 그렸습니다(전체 {total}건).",
