@@ -414,6 +414,22 @@ def fixture_site(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def repository_site(tmp_path_factory) -> Path:
+    """This repository's own library built with its settings (no SITE_URL), once per session:
+    for what only a library of its size shows (search quality, wide matrices, the graph of
+    many cases)."""
+    from sitebuild import build_fixture_site
+
+    root = tmp_path_factory.mktemp("repository") / "project"
+    root.mkdir()
+    for name in ("mkdocs.yml", "taxonomy.yml"):
+        shutil.copy(REPO / name, root / name)
+    for folder in ("docs", "overrides", "incidents"):
+        shutil.copytree(REPO / folder, root / folder)
+    return build_fixture_site(root)
+
+
+@pytest.fixture(scope="session")
 def fixture_http(fixture_site) -> str:
     from browser import serve
 

@@ -16,6 +16,15 @@ CANVAS = "[data-il-graph-canvas]"
 ONE_CASE = "index.html?graph=1&organization=globex"  # the one Globex case of the fixture
 ALL_CASES = "index.html?graph=1"
 WIDTHS = [1280, 390]
+FACET_LABELS = {
+    "ko": {"cause": "원인", "component": "구성 요소", "symptom": "증상", "contributing_factor": "기여 요인"},
+    "en": {
+        "cause": "Cause",
+        "component": "Component",
+        "symptom": "Symptom",
+        "contributing_factor": "Contributing factor",
+    },
+}
 
 
 @pytest.fixture(scope="module")
@@ -133,8 +142,11 @@ def world_point(page, x: float, y: float) -> list[float]:
 
 
 def canvas_point(page, fx: float, fy: float) -> tuple[float, float]:
+    """A point of the canvas, in whole pixels: a mouse event carries whole-pixel coordinates, so
+    a fractional point would be moved by up to half a pixel (a layout with the canvas at a
+    fractional offset then failed to zoom "around the pointer" by that much)."""
     box = page.locator(CANVAS).bounding_box()
-    return box["x"] + box["width"] * fx, box["y"] + box["height"] * fy
+    return round(box["x"] + box["width"] * fx), round(box["y"] + box["height"] * fy)
 
 
 # ---- Labels -----------------------------------------------------------------------------------
@@ -504,7 +516,15 @@ def test_summary_has_a_graph_icon_and_no_pencil(pages, file_base, lang):
     icon = summary.locator("svg.il-graph__icon")
     assert icon.get_attribute("aria-hidden") == "true" and icon.is_visible()
     assert icon.locator("circle").count() >= 3
-    assert summary.inner_text().strip() == t("graph", lang)
+    # its name, then the legend's five kinds of node (shown with the panel closed, as the
+    # reference page shows it; hidden from screen readers, who have the panel's list)
+    assert summary.locator(".il-graph__title").inner_text() == t("graph", lang)
+    key = summary.locator(".il-graph__key")
+    assert key.get_attribute("aria-hidden") == "true" and key.is_visible()
+    assert key.locator(".il-graph__kind").all_inner_texts() == [
+        *(FACET_LABELS[lang][f] for f in ("cause", "component", "symptom", "contributing_factor")),
+        t("kind_case", lang),
+    ]
     summary.click()  # still opens and closes the panel
     assert page.evaluate("!document.querySelector('[data-il-graph]').open")
     context.close()

@@ -3,13 +3,11 @@ engine and one index of classic scripts either way), in both languages."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from conftest import REPO, SEARCH_QUERIES
-from sitebuild import build_fixture_site
+from conftest import SEARCH_QUERIES
 
 from generator.search.corpus import build_corpus
 from generator.search.engine import passage, search
@@ -24,14 +22,8 @@ def library(repository_library):
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("search") / "project"
-    root.mkdir()
-    for name in ("mkdocs.yml", "taxonomy.yml"):
-        shutil.copy(REPO / name, root / name)
-    for folder in ("docs", "overrides", "incidents"):
-        shutil.copytree(REPO / folder, root / folder)
-    return build_fixture_site(root)
+def site(repository_site) -> Path:
+    return repository_site
 
 
 def open_library(pages, url):

@@ -488,7 +488,23 @@
       if (ui.count) ui.count.scrollIntoView({ block: "start" });
     });
     document.addEventListener("keydown", function (event) {
-      if (event.key === "Escape" && root.classList.contains("il-drawer-open")) setOpen(false);
+      if (!root.classList.contains("il-drawer-open")) return;
+      if (event.key === "Escape") setOpen(false);
+      // Tab past the last control comes back to the first, Shift+Tab past the first to the
+      // last, rather than out to the browser's own controls.
+      if (event.key !== "Tab") return;
+      var stops = Array.prototype.filter.call(
+        facets.querySelectorAll("a[href], button, input, [tabindex]:not([tabindex='-1'])"),
+        function (node) { return node.getClientRects().length && !node.disabled; }
+      );
+      var first = stops[0], last = stops[stops.length - 1];
+      if (event.shiftKey && (document.activeElement === first || !facets.contains(document.activeElement))) {
+        event.preventDefault();
+        last.focus();
+      } else if (!event.shiftKey && (document.activeElement === last || !facets.contains(document.activeElement))) {
+        event.preventDefault();
+        first.focus();
+      }
     });
     return { open: open, close: close };
   }
