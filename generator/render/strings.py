@@ -130,7 +130,9 @@ _STRINGS: dict[str, dict[str, str]] = {
     "clear_all": {"ko": "모두 풀기", "en": "Clear all"},
     "query_label": {"ko": "검색어", "en": "Query"},
     "remove_query": {"ko": "검색어 {q} 지우기", "en": "Clear the query {q}"},
-    "remove_filter": {"ko": "{facet} 필터 {term} 풀기", "en": "Remove filter {facet}: {term}"},
+    # a chip's name holds what it shows ("조직 = 애크미": "조직 애크미 …"), as WCAG's "label
+    # in name" asks, and says what pressing it does
+    "remove_filter": {"ko": "{facet} {term} 필터 풀기", "en": "Remove filter {facet}: {term}"},
     "recommended_filters": {"ko": "추천 필터", "en": "Recommended filters"},
     "suggest_empty": {
         "ko": "검색하면 검색어에서 찾은 분류 값이 여기에 나옵니다.",
