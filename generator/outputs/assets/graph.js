@@ -346,7 +346,9 @@
     var termIds;
     var pairs = [];
     if (many) {
-      var summary = overview(all, OVERVIEW_TERMS);
+      // fewer on a narrow canvas (a phone's holds about 18), so that the largest are labelled
+      var room = Math.max(12, Math.round(OVERVIEW_TERMS * Math.min(1, (canvas.clientWidth || graph.width) / 700)));
+      var summary = overview(all, room);
       used = summary.counts;
       termIds = summary.terms;
       pairs = summary.pairs;
