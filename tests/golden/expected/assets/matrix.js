@@ -233,7 +233,7 @@
     if (applied.hidden) return;
     applied.appendChild(el("h2", { class: "il-panel__title", text: S.applied_filters }));
     var list = el("ul", { class: "il-chips" });
-    FACETS.forEach(function (facet) {
+    (TERMS.filter_order || FACETS).forEach(function (facet) {
       (filters[facet] || []).forEach(function (id) {
         var term = termIndex[facet + ":" + id];
         list.appendChild(el("li", {}, [el("button", {
