@@ -108,8 +108,11 @@ def check(
 
         cache = None if no_cache else CheckCache(project.root / CACHE_FILE, summaries=True)
         checked = check_project(project, today, None, cache, default_executor(), summaries=True)
+        from .audit.catalogue import check_project_checks
+
         count = max(checked.result.checked, len(checked.result.incidents))
-        report = Report(checked.diagnostics, count)
+        audit_checks = check_project_checks(project, checked.taxonomy) if checked.taxonomy else ()
+        report = Report((*checked.diagnostics, *audit_checks), count)
         if store is not None:
             store.save(report)
     diagnostics = report.diagnostics if only is None else only_files(report.diagnostics, only)
@@ -253,8 +256,13 @@ def schema(root: Path, check_only: bool) -> None:
     metavar="FACET=ID",
     help="A term of any facet, e.g. --term cause=gpu-failure; repeat for more.",
 )
-@click.option("--occurred", help="When it happened: YYYY, YYYY-MM or YYYY-MM-DD.")
-@click.option("--published", help="When the first public report appeared (same forms).")
+@click.option(
+    "--occurred",
+    help="When it happened: YYYY, YYYY-MM or YYYY-MM-DD, or unknown when the sources give no date.",
+)
+@click.option(
+    "--published", help="When the first public report appeared: YYYY, YYYY-MM or YYYY-MM-DD."
+)
 @click.option("--source-url", help="URL of the public report.")
 @click.option("--force", is_flag=True, help="Overwrite existing files.")
 @click.option(
@@ -324,7 +332,10 @@ def new(
         id=incident_id,
         lang=lang,
         title=title,
-        occurred=ask(occurred, "When it happened (YYYY, YYYY-MM or YYYY-MM-DD)"),
+        occurred=ask(
+            occurred,
+            "When it happened (YYYY, YYYY-MM or YYYY-MM-DD; unknown if the sources give none)",
+        ),
         published=ask(published, "When the first report appeared"),
         source_url=ask(source_url, "Source URL"),
         terms=given,
@@ -394,7 +405,17 @@ def mcp(root: Path, exports: Path | None, site_url: str | None) -> None:
         catalogue = Catalogue(
             library, site_url if site_url is not None else server.site_url_of(root)
         )
-    server.run(catalogue)
+    checker = None
+    if exports is None:
+        from functools import cache
+
+        from .audit.runner import Checker
+
+        @cache
+        def checker() -> Checker:
+            return Checker.of_library(root, catalogue.library, catalogue.site_url)
+
+    server.run(catalogue, checker)
 
 
 @main.command()
@@ -417,6 +438,116 @@ def links(root: Path, timeout: float, jobs: int, output_format: str) -> None:
     summary = f"{urls} source URL(s) asked for, {errors} gone, {len(problems) - errors} to look at"
     click.echo(("links failed: " if errors else "ok: ") + summary, err=True)
     sys.exit(1 if errors else 0)
+
+
+@main.command()
+@click.argument("paths", nargs=-1)
+@ROOT_OPTION
+@click.option(
+    "--live", is_flag=True, help="Read the cluster of the current kube context (list only)."
+)
+@click.option("--context", help="With --live: the kube context to read instead of the current one.")
+@click.option(
+    "--whole-cluster",
+    is_flag=True,
+    help="The manifests are a whole cluster (a full dump): also run the checks that look for "
+    "something missing.",
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "sarif"]),
+    default="text",
+    show_default=True,
+)
+@click.option("--lang", type=click.Choice(LANGS), default="en", show_default=True)
+@click.option(
+    "--fail-on",
+    type=click.Choice(["high", "medium", "low", "never"]),
+    default="high",
+    show_default=True,
+    help="Exit 1 when a finding is this serious or more.",
+)
+@click.option(
+    "--check", "only", multiple=True, metavar="ID", help="Only this check; repeat for more."
+)
+@click.option("--list", "list_checks", is_flag=True, help="List the checks and exit.")
+@click.option("--print-cluster-role", is_flag=True, help="Print the ClusterRole --live needs.")
+@click.option("--site-url", default=None, help="Base of the case URLs given (default: mkdocs.yml).")
+def audit(
+    paths: tuple[str, ...],
+    root: Path,
+    live: bool,
+    context: str | None,
+    whole_cluster: bool,
+    output_format: str,
+    lang: str,
+    fail_on: str,
+    only: tuple[str, ...],
+    list_checks: bool,
+    print_cluster_role: bool,
+    site_url: str | None,
+) -> None:
+    """Check Kubernetes manifests (files, folders, - for standard input) or, with --live, the
+    current cluster, against checks drawn from the library's incidents. Read-only."""
+    import json
+
+    import yaml
+
+    from .adapters.mcp import site_url_of
+    from .audit import live as live_reader
+    from .audit.catalogue import SEVERITIES
+    from .audit.cluster import Cluster
+    from .audit.report import json_report, sarif_report, text_report
+    from .audit.runner import AuditError, Checker, manifests_cluster
+
+    if print_cluster_role:
+        click.echo(yaml.safe_dump(live_reader.cluster_role(), sort_keys=False), nl=False)
+        return
+    if not list_checks and not live and not paths:
+        raise click.UsageError("name manifests (files, folders or -) or pass --live")
+    if live and paths:
+        raise click.UsageError("--live reads the cluster; leave out the paths")
+    try:
+        checker = Checker.of_project(root, site_url if site_url is not None else site_url_of(root))
+        checks = checker.select(only)
+    except AuditError as exc:
+        click.echo(f"incidents audit: {exc}", err=True)
+        sys.exit(2)
+    if list_checks:
+        for check in checks:
+            click.echo(f"{check.id:<42} {check.severity:<7} {check.text('title', lang)}")
+        return
+    problems: list[str] = []
+    if live:
+        try:
+            read = live_reader.read_cluster(live_reader.kubernetes_get(context))
+        except live_reader.LiveError as exc:
+            click.echo(f"incidents audit: {exc}", err=True)
+            sys.exit(2)
+        problems = [f"cannot list {line}" for line in read.refused]
+        cluster = Cluster(read.resources, whole=True)
+    else:
+        cluster, problems, _ = manifests_cluster(paths, whole_cluster)
+    for problem in problems:
+        click.echo(problem, err=True)
+    outcome = checker.run(cluster, only)
+    cases, check_urls = checker.cases(), checker.check_urls()
+    if output_format == "json":
+        click.echo(
+            json.dumps(json_report(outcome, lang, cases, check_urls), ensure_ascii=False, indent=2)
+        )
+    elif output_format == "sarif":
+        click.echo(
+            json.dumps(sarif_report(outcome, lang, cases, check_urls), ensure_ascii=False, indent=2)
+        )
+    else:
+        click.echo(text_report(outcome, lang, cases), nl=False)
+    if problems:
+        sys.exit(2)
+    limit = SEVERITIES.index(fail_on) if fail_on != "never" else -1
+    if any(f.check.rank <= limit for f in outcome.findings):
+        sys.exit(1)
 
 
 @main.command()

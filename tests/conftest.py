@@ -459,3 +459,11 @@ def base(request, site, http) -> str:
 
         with serve(site) as url:
             yield url
+
+
+@pytest.fixture(scope="module")
+def checker():
+    """The repository's own library and checks (`incidents audit`'s), loaded once per file."""
+    from generator.audit.runner import Checker
+
+    return Checker.of_project(REPO, "https://incidents.example.org/")

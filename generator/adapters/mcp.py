@@ -17,6 +17,7 @@ from typing import Annotated, Literal, TypeVar
 import yaml
 from pydantic import Field
 
+from ..agent.audit import AuditResult, audit_paths
 from ..agent.catalogue import (
     Catalogue,
     CatalogueError,
@@ -26,7 +27,9 @@ from ..agent.catalogue import (
     TermList,
     TopComponents,
 )
+from ..audit.runner import AuditError, Checker
 from ..languages import LANGS
+from ..model.shorten import shorten
 
 Lang = Annotated[
     str, Field(description=f"Language of the answer: {' or '.join(LANGS)}. Korean is 'ko'.")
@@ -49,8 +52,9 @@ incidents taken from postmortems and papers, in Korean and English, each classif
 cause, component, contributing factor, domain and organization. Use search_incidents to answer
 "has anyone seen this before?" (a symptom, an error string, a component, in either language);
 get_incident to read a case; list_terms for the vocabulary of a facet; related_incidents for
-cases that share terms; top_components for the components to check in one's own cluster. Cite
-the case URLs you use."""
+cases that share terms; top_components for the components to check in one's own cluster;
+audit_manifests to check the user's Kubernetes manifests (read-only) against checks drawn from
+these cases. Cite the case URLs you use."""
 
 T = TypeVar("T")
 
@@ -61,11 +65,13 @@ def _call(operation: Callable[[], T]) -> T:
     try:
         return operation()
     except CatalogueError as exc:
-        raise ToolError(str(exc)) from None
+        raise ToolError(shorten(str(exc), 300)) from None
 
 
-def build_server(catalogue: Catalogue):
-    """The MCP server for a catalogue (not yet running)."""
+def build_server(catalogue: Catalogue, checker: Callable[[], "Checker"] | None = None):
+    """The MCP server for a catalogue (not yet running). `checker` gives the library's checks
+    for the audit tool (read from the repository on first use); without one (a server of a
+    site's exports) the tool says it needs the repository."""
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 
@@ -146,6 +152,45 @@ def build_server(catalogue: Catalogue):
         one's own cluster."""
         return _call(lambda: catalogue.top_components(filters, query, lang, limit))
 
+    @tool
+    def audit_manifests(
+        paths: Annotated[
+            list[str],
+            Field(
+                description="Files or folders of Kubernetes manifests (YAML or JSON, `helm "
+                "template` or `kubectl get -o yaml` output), absolute or relative to the server."
+            ),
+        ],
+        lang: Lang = "ko",
+        checks: Annotated[
+            list[str], Field(description="Only these check ids (all checks when empty).")
+        ] = [],  # noqa: B006 - the SDK reads the default into the schema; never mutated
+        whole_cluster: Annotated[
+            bool,
+            Field(
+                description="The manifests are a whole cluster (a complete dump): also run the "
+                "checks that look for something missing."
+            ),
+        ] = False,
+    ) -> AuditResult:
+        """Check Kubernetes manifests, read-only, against checks drawn from the library's
+        incidents (the same as `incidents audit`): each finding with its object, file and line,
+        what to change, and the cases it comes from, with their URLs."""
+
+        def run() -> AuditResult:
+            if checker is None:
+                raise CatalogueError(
+                    "auditing needs the repository's checks: start the server with "
+                    "'incidents mcp --root <repository>'"
+                )
+            try:
+                loaded = checker()
+            except AuditError as exc:
+                raise CatalogueError(str(exc)) from None
+            return audit_paths(loaded, paths, lang, checks, whole_cluster)
+
+        return _call(run)
+
     @server.resource(
         "incident://{id}{?lang}",
         name="incident",
@@ -215,5 +260,9 @@ def site_url_of(root: Path) -> str:
     return value if isinstance(value, str) and value.startswith(("http://", "https://")) else ""
 
 
-def run(catalogue: Catalogue) -> None:
-    build_server(catalogue).run("stdio")
+def run(catalogue: Catalogue, checker: Callable[[], Checker] | None = None) -> None:
+    import anyio
+
+    from .mcp_stdio import serve
+
+    anyio.run(serve, build_server(catalogue, checker))

@@ -16,7 +16,7 @@ from ..languages import LANGS, other
 from ..load.project import ProjectPaths
 from ..model.incident import SECTION_HEADINGS, SECTIONS, _http_url
 from ..model.taxonomy import Taxonomy
-from ..model.text import SLUG_PATTERN, parse_partial_date
+from ..model.text import SLUG_PATTERN, parse_occurred, parse_partial_date
 from ..pages.urls import RESERVED_INCIDENT_IDS
 from ..validate.diagnostics import closest
 
@@ -65,9 +65,15 @@ def problems(spec: Scaffold, taxonomy: Taxonomy, paths: ProjectPaths, force: boo
         found.append(f"id '{spec.id}' is the name of a page of the site; choose another")
     if spec.lang not in LANGS:
         found.append(f"--lang: '{spec.lang}' must be ko or en")
-    for option, value in (("--occurred", spec.occurred), ("--published", spec.published)):
-        if value and parse_partial_date(value) is None:
-            found.append(f"{option}: '{value}' is not a date: write YYYY, YYYY-MM or YYYY-MM-DD")
+    if spec.occurred and parse_occurred(spec.occurred) is None:
+        found.append(
+            f"--occurred: '{spec.occurred}' is not a date: write YYYY, YYYY-MM or YYYY-MM-DD, "
+            "or unknown when the sources give no date"
+        )
+    if spec.published and parse_partial_date(spec.published) is None:
+        found.append(
+            f"--published: '{spec.published}' is not a date: write YYYY, YYYY-MM or YYYY-MM-DD"
+        )
     if spec.source_url:
         try:
             _http_url(spec.source_url)

@@ -10,7 +10,10 @@ still get the page. Each report names the file, line and field, like the checker
 
 from __future__ import annotations
 
+import ipaddress
+import socket
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -18,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..load.front_matter import decode_text, read_bytes, split_front_matter
-from ..model.incident import Incident
+from ..model.incident import Incident, public_host_problem
 from ..validate.diagnostics import Diagnostic, field_name
 
 USER_AGENT = "incident-library-link-check/1"
@@ -54,17 +57,57 @@ def sources_of(incidents: Iterable[Incident], root: Path) -> list[Source]:
     return found
 
 
+class NotPublic(urllib.error.URLError):
+    """The address is not a public host's: nothing is sent to it."""
+
+
+def refuse_private(url: str) -> None:
+    """Raise NotPublic unless every address `url`'s host resolves to is a global one (checked
+    again for each redirect): a source, or a server's redirect, must never point this command
+    at the machine it runs on or at its network (loopback, private ranges, link-local metadata
+    services)."""
+    problem = public_host_problem(url)
+    if problem:
+        raise NotPublic(problem)
+    parts = urllib.parse.urlsplit(url)
+    try:
+        found = socket.getaddrinfo(parts.hostname, parts.port or 443, proto=socket.IPPROTO_TCP)
+    except OSError as exc:
+        raise urllib.error.URLError(exc) from None
+    for *_, address in found:
+        ip = ipaddress.ip_address(address[0].split("%")[0])
+        if not ip.is_global:
+            raise NotPublic(f"{parts.hostname} resolves to {ip}, which is not a public address")
+
+
+class _PublicRedirects(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        refuse_private(newurl)
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+_OPENER = urllib.request.build_opener(_PublicRedirects)
+
+
 def fetch(url: str, timeout: float) -> Answer:
     """Ask for `url`: HEAD first, GET if the server does not take HEAD."""
+    try:
+        refuse_private(url)
+    except NotPublic as refused:
+        return Answer(None, f"not asked: {refused.reason}")
+    except urllib.error.URLError as error:
+        return Answer(None, f"no answer ({error.reason})")
     for method in ("HEAD", "GET"):
         request = urllib.request.Request(url, method=method, headers={"User-Agent": USER_AGENT})
         try:
-            with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310
+            with _OPENER.open(request, timeout=timeout) as response:
                 return Answer(response.status, "")
         except urllib.error.HTTPError as error:
             if method == "HEAD" and error.code in (405, 501, *REFUSED, *DEAD):
                 continue  # some servers answer HEAD differently from GET
             return Answer(error.code, f"HTTP {error.code} {error.reason}")
+        except NotPublic as refused:
+            return Answer(None, f"not asked: {refused.reason}")
         except (TimeoutError, urllib.error.URLError, OSError, ValueError) as error:
             reason = getattr(error, "reason", error)
             return Answer(None, f"no answer ({reason})")

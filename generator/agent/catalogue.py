@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from ..languages import LANGS
 from ..model.incident import SECTIONS, Incident
 from ..model.library import Library
+from ..model.text import OCCURRED_DESCRIPTION
 from ..outputs.markdown import case_markdown
 from ..pages import urls
 from ..search.corpus import SearchCorpus, build_corpora
@@ -57,7 +58,7 @@ class SearchHit(BaseModel):
     text_lang: str = Field(
         description="Language of title and summary (the original's, if not translated)."
     )
-    occurred: str
+    occurred: str = Field(description=OCCURRED_DESCRIPTION)
     published: str
     terms: dict[str, list[TermRef]] = Field(description="Terms by facet.")
     url: str = Field(description="The case page.")
@@ -105,13 +106,19 @@ class IncidentDetail(BaseModel):
     )
     title: str
     summary: str
-    occurred: str
+    occurred: str = Field(description=OCCURRED_DESCRIPTION)
     ended: str | None
     published: str
     terms: dict[str, list[TermRef]]
     scale: dict[str, int]
     sections: dict[str, str] = Field(description="Markdown of each section, by key, in order.")
     not_in_sources: list[str] = Field(description="Sections the sources do not cover.")
+    summary_only: list[str] = Field(
+        description=(
+            "Sections whose facts come only from a secondary summary of the source, not the "
+            "source itself."
+        )
+    )
     sources: list[Source]
     url: str
     markdown: str = Field(description="The whole case as one Markdown document.")
@@ -337,6 +344,7 @@ class Catalogue:
             scale=meta.scale.model_dump(exclude_none=True) if meta.scale else {},
             sections={key: text.section(key) for key in SECTIONS},
             not_in_sources=list(meta.not_in_sources),
+            summary_only=list(meta.summary_only),
             sources=[Source(**s.model_dump(mode="json")) for s in meta.sources],
             url=self.url(urls.case(lang, incident.id)),
             markdown=self.markdown(incident.id, lang),

@@ -77,8 +77,9 @@ def _front_matter(case: dict, taxonomy) -> dict:
         meta["ended"] = case["ended"]
     if case.get("scale"):
         meta["scale"] = case["scale"]
-    if case.get("not_in_sources"):
-        meta["not_in_sources"] = case["not_in_sources"]
+    for key in ("not_in_sources", "summary_only", "distinct_from"):
+        if case.get(key):
+            meta[key] = case[key]
     for facet in taxonomy.facets:
         ids = [term["id"] for term in case["terms"].get(facet.id, [])]
         if facet.single:

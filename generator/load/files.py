@@ -90,6 +90,30 @@ def incident_paths(paths: ProjectPaths) -> list[tuple[str, str]]:
     return out
 
 
+# The folder of `incidents audit`'s checks (a folder per check: check.yml and its examples).
+CHECKS_FOLDER = "checks"
+
+
+def check_files(paths: ProjectPaths) -> list[str]:
+    """Every file of the project's checks, sorted (names that start with `.` or `_` skipped):
+    what a check of an unchanged project stats, as it does the incident files."""
+    folder = paths.root / CHECKS_FOLDER
+    found: list[str] = []
+    try:
+        checks = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return found
+    for check in checks:
+        if check.name.startswith((".", "_")) or not check.is_dir(follow_symlinks=False):
+            continue
+        try:
+            names = sorted(os.scandir(check.path), key=lambda e: e.name)
+        except OSError:
+            continue
+        found.extend(e.path for e in names if not e.name.startswith((".", "_")))
+    return found
+
+
 def select_incident_files(
     paths: ProjectPaths, given: list[Path]
 ) -> tuple[frozenset[str], list[str]]:

@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from ..model.shorten import shorten
+from ..model.text import INVISIBLE
 from ..validate.diagnostics import Diagnostic, field_name
 
 try:  # libyaml is several times faster; PyYAML's wheels ship it.
@@ -163,6 +164,13 @@ def decode_text(raw: bytes, display: str) -> SourceText:
         line, col = _LineIndex(text).position(invisible.start())
         name = _INVISIBLE_NAMES.get(char, "control character")
         message = f"file contains {name} U+{ord(char):04X}; delete it"
+        raise LoadError([Diagnostic(display, line, col, "", message)])
+    hidden = INVISIBLE.search(text)
+    if hidden:
+        char = hidden.group()
+        line, col = _LineIndex(text).position(hidden.start())
+        name = unicodedata.name(char, "unnamed")
+        message = f"file contains the invisible character U+{ord(char):04X} ({name}); delete it"
         raise LoadError([Diagnostic(display, line, col, "", message)])
     return SourceText(display, text)
 

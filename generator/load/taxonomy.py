@@ -9,18 +9,17 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..languages import LANGS
-from ..model.incident import SECTIONS
+from ..model.incident import SECTIONS, IncidentMeta
 from ..model.taxonomy import Facet, Taxonomy, Term
 from ..model.text import PlainLine, Slug, skeleton
+from ..pages import urls
 from ..pages.urls import RESERVED_FACET_SLUGS, RESERVED_TERM_IDS
 from ..validate.diagnostics import Diagnostic, closest, from_validation_error
 from .front_matter import LoadError, YamlDocument
 
-# Front matter fields every incident has; a facet may not take one of these names.
-RESERVED_FIELDS = frozenset(
-    {"id", "title", "summary", "lang", "occurred", "ended", "published", "scale", "sources"}
-    | {"not_in_sources", "translation", "body"}
-)
+# Front matter fields every incident has (and two names the checker uses for the parts of a
+# file); a facet may not take one of these names.
+RESERVED_FIELDS = frozenset(IncidentMeta.model_fields) | {"translation", "body"}
 
 
 class _Strict(BaseModel):
@@ -161,6 +160,7 @@ def build_taxonomy(document: YamlDocument, path: str) -> Taxonomy:
         report(("facets",), "only one facet can be the checklist of 'check your cluster'")
     if sum(1 for f in model.facets if f.byline) > 1:
         report(("facets",), "only one facet can be the byline")
+    matrix_pages: dict[str, int] = {}
     for index, pair in enumerate(model.matrices):
         for side, facet_id in enumerate(pair):
             if facet_id not in seen:
@@ -170,6 +170,13 @@ def build_taxonomy(document: YamlDocument, path: str) -> Taxonomy:
                 report(("matrices", index, side), f"'{facet_id}' is not a descriptive facet")
         if pair[0] == pair[1]:
             report(("matrices", index), "a matrix needs two different facets")
+        # Two declarations whose page would be the same (the same pair twice, or ids that read
+        # alike once joined into the page's address) would overwrite each other's page.
+        address = urls.matrix(LANGS[0], *pair)
+        first = matrix_pages.setdefault(address, index)
+        if first != index:
+            message = f"this matrix has the same page as matrices[{first}] ({address}); keep one"
+            report(("matrices", index), message)
     for index, facet_id in enumerate(model.graph):
         if facet_id not in seen:
             report(("graph", index), f"unknown facet '{facet_id}'", closest(facet_id, seen))

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
 from pydantic import (
     AfterValidator,
@@ -18,7 +19,7 @@ from pydantic import (
 
 from ..languages import Language
 from .taxonomy import Taxonomy
-from .text import Line, PartialDate, PlainLine, Slug, shorten
+from .text import Line, OccurredDate, PartialDate, PlainLine, Slug, shorten
 
 
 def _http_url(value: str) -> str:
@@ -26,7 +27,41 @@ def _http_url(value: str) -> str:
     # the HTML and XML that cite it.
     if not re.match(r"^https?://[^\s/$.?#\"'<>`][^\s\"'<>`]*$", value, re.IGNORECASE):
         raise ValueError(f"'{shorten(value)}' is not an http(s) URL")
+    problem = public_host_problem(value)
+    if problem:
+        raise ValueError(f"'{shorten(value)}': {problem}")
     return value
+
+
+# A public report lives at a public domain name. A name of this form ends in a top-level domain
+# of letters; local names end in one of these.
+_DOMAIN = re.compile(
+    r"^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$"
+)
+_LOCAL_SUFFIXES = (".localhost", ".local", ".internal", ".intranet", ".lan", ".home.arpa", ".arpa")
+
+
+def public_host_problem(url: str) -> str | None:
+    """Why `url` does not name a public host by its domain name, or None. Loopback, private and
+    link-local addresses (a cloud's metadata service at 169.254.169.254 among them), IP
+    addresses in any spelling (2130706433 is 127.0.0.1), names that only resolve inside a network,
+    credentials and backslashes (which browsers read as slashes, hiding the real host) are refused:
+    `incidents links` asks for every source, and must never be pointed at the machine it runs on."""
+    if "\\" in url:
+        return "a backslash is not allowed in an address"
+    parts = urlsplit(url)
+    if "@" in parts.netloc:
+        return "an address with a user name or password is not a public report's"
+    host = (parts.hostname or "").rstrip(".")
+    try:
+        host = host.encode("idna").decode("ascii")  # a name in another script, as DNS has it
+    except UnicodeError:
+        return "the host name is not a valid domain name"
+    if not _DOMAIN.match(host):
+        return "cite the report by its public domain name, not an IP address or local name"
+    if host == "localhost" or host.endswith(_LOCAL_SUFFIXES):
+        return f"{host} is a local name, not a public one"
+    return None
 
 
 HttpUrl = Annotated[Line, AfterValidator(_http_url)]
@@ -82,7 +117,7 @@ class IncidentMeta(_Strict):
     title: PlainLine = Field(description="Short, specific title in the body's language.")
     summary: PlainLine = Field(description="One sentence: what happened and why it matters.")
     lang: Language = Field(description="Language of this file's body.")
-    occurred: PartialDate = Field(description="When the incident began.")
+    occurred: OccurredDate
     ended: PartialDate | None = Field(default=None, description="When it ended, if known.")
     published: PartialDate = Field(description="When the first public report appeared.")
     scale: Annotated[Scale | None, AfterValidator(_no_empty_scale)] = Field(
@@ -95,6 +130,15 @@ class IncidentMeta(_Strict):
             "follow_ups when the report names no lasting change), or no readable copy of the "
             "part that does. They are left out of the body in every language and the page says "
             "that the case does not record them."
+        ),
+    )
+    summary_only: tuple[SectionKey, ...] = Field(
+        default=(),
+        description=(
+            "Sections with facts that come only from a secondary summary of the source (a "
+            "review, a reading note), not from the source itself, because no readable copy of "
+            "that part of the source was found. They are written as usual; the page says where "
+            "their facts come from."
         ),
     )
     sources: tuple[Source, ...] = Field(

@@ -16,7 +16,7 @@ from types import MappingProxyType
 
 from .incident import Incident
 from .taxonomy import Taxonomy, Term
-from .text import date_key
+from .text import date_key, is_known
 
 RELATED_LIMIT = 5  # related cases shown per case
 RELATED_POOL = 100  # newest cases of a term that are candidates for "related"
@@ -24,9 +24,12 @@ COOCCURRING_LIMIT = 5  # terms per facet under "often seen with"
 
 
 def newest_first(incident: Incident) -> tuple:
-    """Sort key: newest occurrence first, then newest publication, then id for stability."""
-    occurred = date_key(incident.meta.occurred)
-    published = date_key(incident.meta.published)
+    """Sort key: newest occurrence first, then newest publication, then id for stability. A
+    case whose sources give no date (`occurred: unknown`) takes its publication's place: it
+    happened no later than that, and the publication is when readers first heard of it."""
+    meta = incident.meta
+    published = date_key(meta.published)
+    occurred = date_key(meta.occurred) if is_known(meta.occurred) else published
     return (tuple(-p for p in occurred), tuple(-p for p in published), incident.id)
 
 

@@ -7,12 +7,26 @@ import unicodedata
 from datetime import date, datetime
 from typing import Annotated
 
+import regex
+from confusable_homoglyphs import categories, confusables
 from pydantic import AfterValidator, BeforeValidator, Field, StringConstraints
 
 from .shorten import shorten
 
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 DATE_PATTERN = r"^\d{4}(?:-\d{2}(?:-\d{2})?)?$"
+# What `occurred` says when the sources give no date for the incident at all (a paper that dates
+# only its own publication). Only `occurred` may say it: every report has a publication date.
+UNKNOWN_DATE = "unknown"
+OCCURRED_PATTERN = r"^(?:\d{4}(?:-\d{2}(?:-\d{2})?)?|unknown)$"
+_DATE_FORMS = "YYYY, YYYY-MM or YYYY-MM-DD"
+OCCURRED_DESCRIPTION = (
+    "When the incident began, as precise as the sources: YYYY, YYYY-MM or YYYY-MM-DD; "
+    "`unknown` when they give no date (the case is then placed by its publication date, and "
+    "its page says the sources give no date)."
+)
+# No incident or report of computing infrastructure is older: a year such as 0000 is a mistake.
+EARLIEST_YEAR = 1900
 
 
 def _check_slug(value: object) -> object:
@@ -32,9 +46,61 @@ Slug = Annotated[
 ]
 
 
-# Characters that show nothing: in a title, label or id they make two values that look the same
-# compare as different (and break search).
-_ZERO_WIDTH = re.compile("[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]")
+# Characters that show nothing, by Unicode's own properties: Default_Ignorable_Code_Point
+# (zero-width spaces and joiners, the Hangul fillers U+3164 and U+FFA0, the combining grapheme
+# joiner U+034F, variation selectors, the tag characters of U+E0000), every format character
+# (Cf), and the braille pattern blank U+2800, which renders as a space without being one. In a
+# title, label or id they make two values that look the same compare as different, hide words
+# from search, and carry text no reader sees into llms.txt and the agent server.
+INVISIBLE = regex.compile(r"[\p{Default_Ignorable_Code_Point}\p{Cf}\u2800]")
+
+# UTS #39's "highly restrictive" level: a word is written in one script, or in one of the
+# combinations that East Asian writing mixes with Latin. (Common and Inherited characters, such as
+# digits, punctuation and combining marks, belong to every script.)
+_NEUTRAL = frozenset({"COMMON", "INHERITED"})
+_MIXES = (
+    frozenset({"LATIN", "HAN", "HANGUL"}),
+    frozenset({"LATIN", "HAN", "HIRAGANA", "KATAKANA"}),
+    frozenset({"LATIN", "HAN", "BOPOMOFO"}),
+)
+# Scripts a reader of this library types; a word wholly in another script whose every letter has
+# a Latin lookalike (Cherokee "ᏀᏢᎪ") is a whole-script confusable.
+_READERS_SCRIPTS = frozenset({"LATIN", "HANGUL", "HAN"})
+
+
+def _scripts(word: str) -> frozenset[str]:
+    return frozenset(categories.alias(c) for c in word) - _NEUTRAL
+
+
+def lookalike_problem(value: str) -> str | None:
+    """Why `value` would read as something it is not (UTS #39), or None: a word that mixes
+    scripts beyond the highly restrictive level, or a word in another script made only of letters
+    that look Latin."""
+    for word in value.split():
+        scripts = _scripts(word)
+        if len(scripts) > 1 and not any(scripts <= mix for mix in _MIXES):
+            shown = ", ".join(sorted(s.title() for s in scripts))
+            return f"the word '{shorten(word)}' mixes letters of several scripts ({shown})"
+        if len(scripts) == 1 and not scripts <= _READERS_SCRIPTS:
+            letters = [c for c in word if categories.alias(c) not in _NEUTRAL]
+            if all(_latin_lookalike(c) for c in letters):
+                (script,) = scripts
+                latin = "".join(_latin_lookalike(c) or c for c in word)
+                return (
+                    f"the word '{shorten(word)}' is written in {script.title()} letters that "
+                    f"look like the Latin '{latin}'"
+                )
+    return None
+
+
+def _latin_lookalike(char: str) -> str | None:
+    """The Latin letters `char` is confusable with (Unicode's confusables.txt), if any."""
+    found = confusables.is_confusable(char, greedy=True, preferred_aliases=["latin"])
+    for entry in found or ():
+        for homoglyph in entry["homoglyphs"]:
+            if all(categories.alias(c) == "LATIN" for c in homoglyph["c"]):
+                return homoglyph["c"]
+    return None
 
 
 def _one_line(value: str) -> str:
@@ -43,26 +109,27 @@ def _one_line(value: str) -> str:
     control = re.search(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]", value)
     if control:
         raise ValueError(f"contains control character U+{ord(control.group()):04X}; delete it")
-    invisible = _ZERO_WIDTH.search(value)
+    invisible = INVISIBLE.search(value)
     if invisible:
         code = ord(invisible.group())
         raise ValueError(f"contains the invisible character U+{code:04X}; delete it")
-    return unicodedata.normalize("NFC", value)
-
-
-# Letters of other scripts that look like Latin ones (a small table of the confusables that
-# matter for labels typed on Latin, Cyrillic and Greek keyboards).
-_LOOKALIKES = str.maketrans(
-    "аеорсухіјѕԁɡһӏոսνοατκмнвтАВЕКМНОРСТХІЈЅΑΒΕΖΗΙΚΜΝΟΡΤΥΧ",
-    "aeopcyxijsdghlnuvoatkmhbtABEKMHOPCTXIJSABEZHIKMNOPTYX",
-)
+    value = unicodedata.normalize("NFC", value)
+    lookalike = lookalike_problem(value)
+    if lookalike:
+        raise ValueError(f"{lookalike}; write it in one script")
+    return value
 
 
 def skeleton(value: str) -> str:
-    """`value` as it looks: NFKC, case-folded, lookalike letters mapped to Latin, invisible
-    characters and repeated spaces removed. Two labels with the same skeleton read the same."""
-    folded = unicodedata.normalize("NFKC", value).translate(_LOOKALIKES).casefold()
-    return " ".join(_ZERO_WIDTH.sub("", folded).split())
+    """`value` as it looks: NFKC, case-folded, letters with a Latin lookalike mapped to it,
+    invisible characters and repeated spaces removed. Two labels with the same skeleton read
+    the same."""
+    folded = INVISIBLE.sub("", unicodedata.normalize("NFKC", value))
+    mapped = "".join(
+        c if categories.alias(c) in _READERS_SCRIPTS | _NEUTRAL else (_latin_lookalike(c) or c)
+        for c in folded
+    )
+    return " ".join(mapped.casefold().split())
 
 
 Line = Annotated[
@@ -83,18 +150,26 @@ PlainLine = Annotated[Line, AfterValidator(_reject_markup)]
 
 def _to_partial_date(value: object) -> object:
     if value is None:
-        raise ValueError("is empty: write YYYY, YYYY-MM or YYYY-MM-DD")
+        raise ValueError(f"is empty: write {_DATE_FORMS}")
     if isinstance(value, datetime):
-        raise ValueError(f"'{value}' has a time of day; write YYYY, YYYY-MM or YYYY-MM-DD")
+        raise ValueError(f"'{value}' has a time of day; write {_DATE_FORMS}")
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, int) and not isinstance(value, bool) and 1000 <= value <= 9999:
-        return str(value)
+        value = str(value)  # a year, which YAML reads as a number
     if isinstance(value, str):
         value = value.strip()
+        if value.casefold() == UNKNOWN_DATE:
+            raise ValueError(
+                f"'{value}' is not a date: write {_DATE_FORMS} (only occurred may be unknown)"
+            )
         if not re.match(DATE_PATTERN, value):
-            raise ValueError(f"'{shorten(value)}' is not a date: write YYYY, YYYY-MM or YYYY-MM-DD")
+            raise ValueError(f"'{shorten(value)}' is not a date: write {_DATE_FORMS}")
         parts = [int(p) for p in value.split("-")]
+        if parts[0] < EARLIEST_YEAR:
+            raise ValueError(
+                f"'{value}' is before {EARLIEST_YEAR}; write the year the source gives"
+            )
         if len(parts) >= 2 and not 1 <= parts[1] <= 12:
             raise ValueError(f"'{value}' has no month {parts[1]}")
         if len(parts) == 3:
@@ -105,7 +180,7 @@ def _to_partial_date(value: object) -> object:
         return value
     kind = {dict: "a mapping", list: "a list"}.get(type(value))
     shown = kind or f"'{shorten(value)}'"
-    raise ValueError(f"{shown} is not a date: write YYYY, YYYY-MM or YYYY-MM-DD")
+    raise ValueError(f"{shown} is not a date: write {_DATE_FORMS}")
 
 
 PartialDate = Annotated[
@@ -114,6 +189,33 @@ PartialDate = Annotated[
     StringConstraints(pattern=DATE_PATTERN),
     Field(description="A date as precise as the source: YYYY, YYYY-MM or YYYY-MM-DD."),
 ]
+
+
+def _to_occurred(value: object) -> object:
+    if isinstance(value, str) and value.strip() == UNKNOWN_DATE:
+        return UNKNOWN_DATE
+    if isinstance(value, str) and value.strip().casefold() == UNKNOWN_DATE:
+        raise ValueError(f"'{value.strip()}': write unknown in lowercase")
+    try:
+        return _to_partial_date(value)
+    except ValueError as exc:
+        message = str(exc)
+        if " is not a date: " in message:  # not a date at all: name the other choice too
+            message += ", or unknown when the sources give no date"
+        raise ValueError(message) from None
+
+
+OccurredDate = Annotated[
+    str,
+    BeforeValidator(_to_occurred),
+    StringConstraints(pattern=OCCURRED_PATTERN),
+    Field(description=OCCURRED_DESCRIPTION),
+]
+
+
+def is_known(value: str) -> bool:
+    """False for `unknown`, the one value of `occurred` that is not a date."""
+    return value != UNKNOWN_DATE
 
 
 def date_key(value: str) -> tuple[int, int, int]:
@@ -129,9 +231,18 @@ def date_before(a: str, b: str) -> bool:
 
 
 def parse_partial_date(value: object) -> str | None:
-    """The normalised partial date, or None when `value` is not one."""
+    """The normalised partial date, or None when `value` is not one (`unknown` is not one)."""
     try:
         result = _to_partial_date(value)
+    except ValueError:
+        return None
+    return result if isinstance(result, str) else None
+
+
+def parse_occurred(value: object) -> str | None:
+    """The normalised value of `occurred` (a partial date or `unknown`), or None."""
+    try:
+        result = _to_occurred(value)
     except ValueError:
         return None
     return result if isinstance(result, str) else None

@@ -17,6 +17,7 @@ _SHIPPED = (
     "library.js",
     "graph.js",
     "case.js",  # loaded by case pages only (case.html)
+    "checks.js",  # loaded by the library's pages (home.html), for the checks in view
     "matrix.js",  # loaded by the co-occurrence tables only (matrix.html)
     "theme.js",
     "theme-body.js",

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..languages import LANGS
 from ..model.incident import SECTIONS
 from ..model.library import Library
+from ..model.text import OCCURRED_DESCRIPTION, OCCURRED_PATTERN
 from ..pages import urls
 from ..render import strings
 from .schema import incident_schema
@@ -51,7 +52,7 @@ class ExportSource(_Export):
 
 class ExportIncident(_Export):
     id: str
-    occurred: str
+    occurred: str = Field(pattern=OCCURRED_PATTERN, description=OCCURRED_DESCRIPTION)
     ended: str | None
     published: str
     original_language: str
@@ -59,6 +60,14 @@ class ExportIncident(_Export):
     scale: dict[str, int] = Field(description="gpus, hosts, nodes, clusters where known.")
     not_in_sources: list[str] = Field(
         description="Sections the sources do not cover (the case is partial there)."
+    )
+    summary_only: list[str] = Field(
+        default_factory=list,
+        description="Sections whose facts come only from a secondary summary of the source.",
+    )
+    distinct_from: list[str] = Field(
+        default_factory=list,
+        description="Ids of cases that look alike but are different incidents (reviewed).",
     )
     sources: list[ExportSource]
     texts: dict[str, ExportText] = Field(description="Text by language, where it exists.")
@@ -140,6 +149,8 @@ def incidents_export(library: Library, site_url: str = "") -> IncidentsExport:
                 },
                 scale=scale,
                 not_in_sources=list(meta.not_in_sources),
+                summary_only=list(meta.summary_only),
+                distinct_from=list(meta.distinct_from),
                 sources=[ExportSource(**s.model_dump()) for s in meta.sources],
                 texts=texts,
                 pages={lang: urls.case(lang, incident.id) for lang in LANGS},

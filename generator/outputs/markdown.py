@@ -23,8 +23,9 @@ import re
 from ..languages import LANGS, name
 from ..model.incident import SECTION_HEADINGS, SECTIONS, Incident
 from ..model.library import Library
+from ..model.text import is_known
 from ..pages import urls
-from ..render.strings import t, tn
+from ..render.strings import date_text, t, tn
 
 _FACT_KEYS = ("occurred", "ended", "published")
 
@@ -48,7 +49,8 @@ def case_markdown(
     for key in _FACT_KEYS:
         value = getattr(meta, key)
         if value:
-            lines.append(f"- **{t(key, lang)}**: {value}")
+            shown = value if is_known(value) else date_text(value, lang, note=True)
+            lines.append(f"- **{t(key, lang)}**: {shown}")
     if meta.scale:
         parts = [
             tn(f"scale_{key}", lang, value, n=f"{value:,}")
@@ -67,6 +69,8 @@ def case_markdown(
         lines.append(f"{section} {SECTION_HEADINGS[lang][key]}")
         lines.append("")
         body = text.section(key).strip()
+        if body and key in meta.summary_only:
+            lines += [f"> {t('summary_only', lang)}", ""]
         lines.append(markdown_body(body) if body else t("not_in_sources", lang))
         lines.append("")
     lines += [f"{section} {t('sources', lang)}", ""]

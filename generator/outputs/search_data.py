@@ -180,31 +180,36 @@ def vocabulary_parts(
     search: SearchCorpus, starts: Collection[str] | None = None
 ) -> dict[str, dict]:
     """The vocabulary in parts by how words start (`start_of`): start -> {words (sorted), postings
-    (the positions of the cases with each word), lead and title (the positions of the cases with
-    it in their lead, in their titles: a match there weighs more), shown (how cases write a stem,
-    for showing a correction)}, every list of positions encoded (`encode_positions`). A query
-    word needs only its own part: for its cases, their weights and a typo's correction.
+    (the positions of the cases with each word), lead, title and often (the positions of the
+    cases with it in their lead, in their titles, saying it often: a match there weighs more),
+    shown (how cases write a stem, for showing a correction)}, every list of positions encoded
+    (`encode_positions`). A query word needs only its own part: for its cases, their weights and
+    a typo's correction.
     `starts`: only the parts of these starts."""
     corpus = search.corpus
     in_lead: dict[str, list[int]] = {}
     in_title: dict[str, list[int]] = {}
+    in_often: dict[str, list[int]] = {}
     for at, document in enumerate(corpus.documents):
         for word in document.lead:
             in_lead.setdefault(word, []).append(at)
         for word in set(document.title):
             in_title.setdefault(word, []).append(at)
+        for word in document.often:
+            in_often.setdefault(word, []).append(at)
     parts: dict[str, dict] = {}
     for word in corpus.vocabulary:
         start = start_of(word)
         if starts is not None and start not in starts:
             continue
         part = parts.setdefault(
-            start, {"words": [], "postings": [], "lead": [], "title": [], "shown": {}}
+            start, {"words": [], "postings": [], "lead": [], "title": [], "often": [], "shown": {}}
         )
         part["words"].append(word)
         part["postings"].append(encode_positions(sorted(corpus.exact(word))))
         part["lead"].append(encode_positions(in_lead.get(word, [])))
         part["title"].append(encode_positions(in_title.get(word, [])))
+        part["often"].append(encode_positions(in_often.get(word, [])))
         if word in corpus.shown:
             part["shown"][word] = corpus.shown[word]
     return parts
@@ -363,12 +368,13 @@ def _corpus_of(corpora: Mapping[str, SearchCorpus]) -> Corpus:
 
 def _touched(old: Document, new: Document, old_forms: Mapping, new_forms: Mapping) -> set[str]:
     """The words whose entries in the vocabulary an edit of one case may change: those it
-    gained or lost (as a word, in its lead, in its titles: the position of the case in their
-    lists), and those it writes otherwise (which form a correction shows). Without the case's
-    forms (a corpus that keeps none), every word of the case."""
+    gained or lost (as a word, in its lead, in its titles, said often: the position of the case
+    in their lists), and those it writes otherwise (which form a correction shows). Without the
+    case's forms (a corpus that keeps none), every word of the case."""
     touched = set(old.words) ^ set(new.words)
     touched |= set(old.lead) ^ set(new.lead)
     touched |= set(old.title) ^ set(new.title)
+    touched |= set(old.often) ^ set(new.often)
     before, after = old_forms.get(old.id), new_forms.get(new.id)
     if before is None or after is None:
         return touched | set(old.words) | set(new.words)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from ..languages import LANGS
 from ..model.incident import Incident
@@ -14,6 +15,8 @@ from ..render.strings import t
 from . import urls
 from .kinds import (
     CasePage,
+    CheckPage,
+    ChecksPage,
     Citation,
     FacetPage,
     FacetTerms,
@@ -26,6 +29,9 @@ from .kinds import (
     TermPage,
     TermPair,
 )
+
+if TYPE_CHECKING:
+    from ..audit.catalogue import Check
 
 CHECKLIST_SIZE = 5  # terms the "check your cluster" block names
 FULL_CARDS = 3  # a list of at most this many cases shows each case's sections, not a summary
@@ -44,22 +50,67 @@ class SiteOptions:
     check_cluster_text: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
 
 
-def build_pages(library: Library, options: SiteOptions | None = None) -> tuple[Page, ...]:
+def build_pages(
+    library: Library, options: SiteOptions | None = None, checks: tuple[Check, ...] = ()
+) -> tuple[Page, ...]:
     """Every generated page of the site: the root, then each language's homes, cases, facets
-    with their terms, and matrices."""
+    with their terms, matrices, and the checks of `incidents audit`."""
     options = options or SiteOptions()
     pages: list[Page] = [RootPage(urls.root(), "ko", "Incident Library")]
     summary = facet_summary(library)
     pairs = strongest_pairs(library)
+    listed = tuple((check, _components(library, check)) for check in checks)
     for lang in LANGS:
-        pages.extend(_home_pages(library, lang, options, summary, pairs))
-        pages.extend(_case_page(library, incident, lang, options) for incident in library.incidents)
+        pages.extend(_home_pages(library, lang, options, summary, pairs, listed))
+        pages.extend(
+            _case_page(library, incident, lang, options, checks) for incident in library.incidents
+        )
         for facet in library.taxonomy.facets:
             pages.append(_facet_page(library, facet, lang))
             for term in facet.terms:
                 pages.extend(_term_pages(library, term, lang, options))
         pages.extend(_matrix_pages(library, lang))
+        pages.extend(_check_pages(library, lang, checks, listed))
     return tuple(pages)
+
+
+def _components(library: Library, check: Check) -> tuple[Term, ...]:
+    facet = library.taxonomy.checklist
+    if facet is None:
+        return ()
+    return tuple(library.taxonomy.term(facet.id, t) for t in check.term_ids(facet.id))
+
+
+def _check_pages(library: Library, lang: str, checks, listed) -> list[Page]:
+    if not checks:
+        return []
+    pages: list[Page] = [
+        ChecksPage(
+            url=urls.checks(lang),
+            lang=lang,
+            title=t("checks", lang),
+            description=t("checks_intro", lang),
+            in_nav=True,
+            checks=listed,
+        )
+    ]
+    taxonomy = library.taxonomy
+    for check in checks:
+        terms = tuple(
+            (taxonomy.facet(f), tuple(taxonomy.term(f, i) for i in ids)) for f, ids in check.terms
+        )
+        pages.append(
+            CheckPage(
+                url=urls.check(lang, check.id),
+                lang=lang,
+                title=check.text("title", lang),
+                description=check.text("title", lang),
+                check=check,
+                terms=terms,
+                incidents=tuple(library.incident(i) for i in check.incidents),
+            )
+        )
+    return pages
 
 
 def _paginate(items: tuple, size: int, url_for) -> list[tuple[Pagination, tuple]]:
@@ -105,7 +156,7 @@ def _terms(library: Library, incident: Incident, facets: tuple[Facet, ...]) -> F
 
 
 def _home_pages(
-    library: Library, lang: str, options: SiteOptions, summary, pairs
+    library: Library, lang: str, options: SiteOptions, summary, pairs, checks=()
 ) -> list[HomePage]:
     checklist_facet = library.taxonomy.checklist
     checklist: tuple[Term, ...] = ()
@@ -128,15 +179,29 @@ def _home_pages(
                 summary=summary,
                 pairs=pairs,
                 checklist=checklist,
+                checks=checks,
             )
         )
     return pages
 
 
-def _case_page(library: Library, incident: Incident, lang: str, options: SiteOptions) -> CasePage:
+def _case_page(
+    library: Library, incident: Incident, lang: str, options: SiteOptions, checks=()
+) -> CasePage:
     taxonomy = library.taxonomy
     text = incident.text(lang)
     checklist_facet = taxonomy.checklist
+    components = (
+        {t.id for t in library.terms_of(incident, checklist_facet.id)} if checklist_facet else set()
+    )
+    drawn = tuple(c for c in checks if incident.id in c.incidents)
+    nearby = (
+        tuple(
+            c for c in checks if c not in drawn and components & set(c.term_ids(checklist_facet.id))
+        )
+        if checklist_facet
+        else ()
+    )
     return CasePage(
         url=urls.case(lang, incident.id),
         lang=lang,
@@ -150,6 +215,8 @@ def _case_page(library: Library, incident: Incident, lang: str, options: SiteOpt
         checklist=library.terms_of(incident, checklist_facet.id) if checklist_facet else (),
         related=library.related(incident),
         citation=cite(library, incident, lang, options.site_url),
+        checks=drawn,
+        component_checks=nearby,
     )
 
 

@@ -11,12 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..model.incident import CaseText, Incident
 from ..model.library import Related
 from ..model.taxonomy import Facet, Term
 from . import urls
+
+if TYPE_CHECKING:
+    from ..audit.catalogue import Check
 
 # A list's pages are linked by number: the first, the last, and this many on each side of the
 # current one; the pages between are a gap ("…"). The browser's pages follow the same rule
@@ -127,6 +130,9 @@ class HomePage(Page):
     summary: FacetCounts = ()
     pairs: tuple[TermPair, ...] = ()
     checklist: tuple[Term, ...] = ()  # the checklist facet's most frequent terms
+    # Every check, with its components: the "check your cluster" block shows those that
+    # concern the components in view (the checklist here; the live results' in the browser).
+    checks: tuple[tuple[Check, tuple[Term, ...]], ...] = ()
 
     template: ClassVar[str] = "home.html"
 
@@ -141,6 +147,8 @@ class CasePage(Page):
     checklist: tuple[Term, ...] = ()
     related: tuple[Related, ...] = ()
     citation: Citation | None = None
+    checks: tuple[Check, ...] = ()  # drawn from this case
+    component_checks: tuple[Check, ...] = ()  # the others that concern its components
 
     template: ClassVar[str] = "case.html"
 
@@ -164,6 +172,27 @@ class TermPage(Page):
     cooccurring: tuple[tuple[Facet, tuple[tuple[Term, int], ...]], ...] = ()
 
     template: ClassVar[str] = "term.html"
+
+
+@dataclass(frozen=True)
+class CheckPage(Page):
+    """One check of `incidents audit`: what it looks for and why, how to fix it, the cases it
+    is drawn from, the manifest it flags and how to run it."""
+
+    check: Check | None = None
+    terms: FacetTerms = ()
+    incidents: tuple[Incident, ...] = ()
+
+    template: ClassVar[str] = "check.html"
+
+
+@dataclass(frozen=True)
+class ChecksPage(Page):
+    """Every check, most serious first, with the components each concerns."""
+
+    checks: tuple[tuple[Check, tuple[Term, ...]], ...] = ()
+
+    template: ClassVar[str] = "checks.html"
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,9 @@ PAGE_SIZE = 20
 RESERVED_TERM_IDS = frozenset({"index"})
 RESERVED_INCIDENT_IDS = frozenset({"index"})
 RESERVED_FACET_SLUGS = frozenset(
-    {"cases", "page", "matrix", "search", "assets", "api", "about", "index", "feed"}
+    {"cases", "page", "matrix", "search", "assets", "api", "about", "index", "feed", "checks"}
 )
+RESERVED_CHECK_IDS = frozenset({"index"})
 
 
 def root() -> str:
@@ -42,6 +43,15 @@ def term(lang: str, term_obj: Term, page: int = 1) -> str:
     if page == 1:
         return f"{lang}/{slug}/{term_obj.id}.html"
     return f"{lang}/{slug}/{term_obj.id}/{page}.html"
+
+
+def checks(lang: str) -> str:
+    """The index of the checker's checks."""
+    return f"{lang}/checks/index.html"
+
+
+def check(lang: str, check_id: str) -> str:
+    return f"{lang}/checks/{check_id}.html"
 
 
 def matrix(lang: str, rows: str, cols: str) -> str:

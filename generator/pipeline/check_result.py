@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from ..load.files import ProjectPaths, incident_paths
+from ..load.files import ProjectPaths, check_files, incident_paths
 from ..validate.diagnostics import Diagnostic
 
 RESULT_FILE = ".cache/incidents-check-result.json"
@@ -165,6 +165,11 @@ def _fingerprint(paths: ProjectPaths, today: date, started_ns: int) -> str | Non
         if stat is None or racy(stat, started_ns):
             return None
         digest.update(f"\x00{display}\x00{stat}".encode("utf-8", "surrogateescape"))
+    for path in check_files(paths):  # the checks of `incidents audit`, judged by the same run
+        stat = file_stat(path)
+        if stat is None or racy(stat, started_ns):
+            return None
+        digest.update(f"\x00{path}\x00{stat}".encode("utf-8", "surrogateescape"))
     return digest.hexdigest()
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from types import MappingProxyType
 
+from ..audit.catalogue import load_checks
 from ..languages import AUTONYMS, LANGS
 from ..load.project import ProjectPaths
 from ..model.library import Library, build_library
@@ -130,7 +131,13 @@ def _build(
         executor,
         previous.library if previous is not None else None,
     )
-    pages = build_pages(library, options)
+    # The checks of `incidents audit` (checks/): their pages, and the "check your cluster" block.
+    catalogue = load_checks(
+        paths.root, checked.taxonomy, frozenset(i.id for i in library.incidents)
+    )
+    if catalogue.diagnostics:
+        raise BuildError(catalogue.diagnostics)
+    pages = build_pages(library, options, catalogue.checks)
     _check_unique_urls(pages)
     # The workers render while this process makes the graph's layout, the search corpus and
     # the other files, which need no page (at 10,000 cases it would otherwise wait for them).

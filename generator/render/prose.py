@@ -58,6 +58,7 @@ ALLOWED_TAGS = {
 ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "ol": {"start"}, "th": {"align"}, "td": {"align"}}
 
 _LT = "\ue000"  # a private-use character cmark treats as text, written back as "&lt;"
+_LT_ENCODED = "%EE%80%80"  # the same character percent-encoded (UTF-8), as cmark writes it in a URL
 # A `<` that opens a CommonMark autolink (a URI or an e-mail address) stays: cmark links it.
 _RAW_LT = re.compile(
     r"<(?![A-Za-z][A-Za-z0-9.+-]{1,31}:[^<>\x00-\x20]*>"
@@ -81,7 +82,8 @@ def _link(match: re.Match) -> str:
 def to_html(text: str) -> str:
     """Render a section's Markdown (its `###` sub-headings sit below the section's `<h2>`)."""
     source = _RAW_LT.sub(_LT, text.replace(_LT, ""))
-    html = cmarkgfm.markdown_to_html(source).replace(_LT, "&lt;")
+    # In a link's address cmark percent-encodes the stand-in, which stands for "<" (%3C) there.
+    html = cmarkgfm.markdown_to_html(source).replace(_LT, "&lt;").replace(_LT_ENCODED, "%3C")
     html = _TOP_HEADING.sub(r"<\1p>", _LINK.sub(_link, _IMAGE.sub(r"\1", html)))
     return nh3.clean(
         html.rstrip("\n"),

@@ -17,6 +17,7 @@ from .. import languages
 from ..model.incident import SECTION_HEADINGS, SECTIONS, Incident
 from ..model.library import Library
 from ..model.taxonomy import Term
+from ..model.text import is_known
 from ..pages import urls
 from ..pages.build import FULL_CARDS, SiteOptions
 from ..pages.kinds import Page
@@ -46,8 +47,18 @@ def environment() -> Environment:
     env.filters["markdown"] = lambda text: Markup(to_html(text))
     env.filters["number"] = lambda n: f"{n:,}"
     env.filters["date_in"] = strings.date_text
+    env.filters["date_element"] = date_element
     env.filters["section_heading_in"] = lambda key, lang: SECTION_HEADINGS[lang][key]
     return env
+
+
+def date_element(value: str, lang: str, note: bool = False) -> Markup:
+    """A date as the reader of `lang` reads it, in a `<time>` element that gives machines the
+    date itself; `occurred: unknown` is no date, so it is words alone."""
+    text = escape(strings.date_text(value, lang, note))
+    if not is_known(value):
+        return Markup(text)
+    return Markup(f'<time datetime="{escape(value)}">{text}</time>')
 
 
 def chip(term: Term, lang: str, link, count: int | None = None) -> Markup:
@@ -175,6 +186,11 @@ class Renderer:
                 )
             else:
                 body = f'<div class="il-prose"{other}>{to_html(text.section(key))}</div>'
+                if key in incident.meta.summary_only:
+                    body = (
+                        f'<p class="il-notice il-notice--summary">'
+                        f"{escape(strings.t('summary_only', lang))}</p>{body}"
+                    )
             terms = chips(by_section.get(key, ()), lang, link)
             parts.append(
                 f'<div class="il-card__section" data-section="{key}">'
@@ -207,8 +223,7 @@ class Renderer:
             f'  <h3 class="il-card__title"><a href="{href}"{other}>'
             f"{escape(text.title)}</a></h3>\n"
             f'  <p class="il-card__meta">{byline}<span>{escape(occurred)} '
-            f'<time datetime="{escape(incident.meta.occurred)}">'
-            f"{escape(strings.date_text(incident.meta.occurred, lang))}</time></span></p>\n"
+            f"{date_element(incident.meta.occurred, lang)}</span></p>\n"
             f'  <p class="il-card__summary"{other}>{escape(text.summary)}</p>\n'
             + (
                 f"  {self._sections(incident, lang, link)}\n"

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from ..languages import MONTHS_EN
+from ..model.text import is_known
 
 _STRINGS: dict[str, dict[str, str]] = {
     "site_title": {"ko": "Incident Library", "en": "Incident Library"},
@@ -63,6 +65,16 @@ _STRINGS: dict[str, dict[str, str]] = {
     "not_in_sources": {
         "ko": "이 사례는 이 부분을 기록하지 않았습니다. 아래 출처를 보세요.",
         "en": "This case does not record this part; see the sources below.",
+    },
+    "summary_only": {
+        "ko": "이 부분의 사실 가운데 일부는 출처 원문이 아니라 출처를 요약한 2차 자료에서 "
+        "가져왔습니다. 아래 출처를 보세요.",
+        "en": "Some facts in this part come from a secondary summary of the source, not from the "
+        "source itself; see the sources below.",
+    },
+    "summary_only_notice": {
+        "ko": "출처 원문을 읽지 못하고 2차 요약으로만 확인한 항목이 있습니다: {sections}.",
+        "en": "Some parts rest on a secondary summary, not on the source itself: {sections}.",
     },
     "partial_notice": {
         "ko": "일부만 기록한 사례입니다. 기록하지 않은 항목: {sections}.",
@@ -293,6 +305,69 @@ _STRINGS: dict[str, dict[str, str]] = {
         "ko": "점검 도구: {name}",
         "en": "Checker: {name}",
     },
+    # the checker (`incidents audit`), its checks' pages and the "check your cluster" block
+    "checks": {"ko": "클러스터 점검 항목", "en": "Cluster checks"},
+    "checks_intro": {
+        "ko": "incidents audit가 Kubernetes 매니페스트나 현재 클러스터에서 찾는 설정입니다. "
+        "점검마다 근거가 된 이 라이브러리의 사례가 있습니다. 읽기만 하고 아무것도 바꾸지 않습니다.",
+        "en": "What incidents audit looks for in Kubernetes manifests or your current cluster. "
+        "Every check is drawn from cases in this library. It only reads; it changes nothing.",
+    },
+    "checks_count": {"ko": "점검 {n}개", "en": "{n} checks"},
+    "checks_count_one": {"ko": "점검 {n}개", "en": "{n} check"},
+    "severity": {"ko": "심각도", "en": "Severity"},
+    "severity_high": {"ko": "높음", "en": "High"},
+    "severity_medium": {"ko": "중간", "en": "Medium"},
+    "severity_low": {"ko": "낮음", "en": "Low"},
+    "check_scope": {"ko": "판단 범위", "en": "Scope"},
+    "scope_object": {
+        "ko": "객체만 보고 판단합니다(매니페스트 일부로도 됩니다).",
+        "en": "Judged from the objects themselves (a few manifests will do).",
+    },
+    "scope_cluster": {
+        "ko": "빠진 것을 찾으므로 클러스터 전체가 필요합니다(현재 클러스터, 또는 --whole-cluster로 "
+        "넘긴 전체 덤프).",
+        "en": "Looks for something missing, so it needs the whole cluster (your current cluster, "
+        "or a full dump passed with --whole-cluster).",
+    },
+    "check_why": {"ko": "왜 점검하나", "en": "Why it matters"},
+    "check_fix": {"ko": "고치는 법", "en": "How to fix it"},
+    "check_cases": {"ko": "근거 사례", "en": "Drawn from these cases"},
+    "check_terms": {"ko": "관련 분류", "en": "Terms"},
+    "check_run": {"ko": "실행하기", "en": "Run it"},
+    "check_run_lead": {
+        "ko": "저장소를 받은 뒤 루트에서 실행합니다. 매니페스트 폴더나 현재 kube context의 "
+        "클러스터를 읽기만 합니다.",
+        "en": "From a clone of the repository, at its root. It reads a folder of manifests or the "
+        "cluster of your current kube context, and changes nothing.",
+    },
+    "check_example": {"ko": "이 점검이 잡아내는 매니페스트", "en": "A manifest this check flags"},
+    "check_example_passes": {"ko": "통과하는 매니페스트", "en": "A manifest that passes"},
+    "all_checks": {"ko": "모든 점검 항목", "en": "All checks"},
+    "case_checks": {"ko": "이 사례에서 나온 점검", "en": "Checks drawn from this case"},
+    "cluster_checks": {
+        "ko": "이 구성 요소에 관한 점검입니다. 매니페스트나 현재 클러스터에서 실행하세요"
+        "(읽기 전용).",
+        "en": "Checks for these components. Run them on your manifests or your current cluster "
+        "(read-only):",
+    },
+    "cluster_checks_none": {
+        "ko": "이 구성 요소에 관한 점검은 아직 없습니다. 전체 점검 항목을 보세요.",
+        "en": "No check concerns these components yet; see all checks.",
+    },
+    "audit_fix": {"ko": "고칠 점", "en": "Fix"},
+    "audit_cases": {"ko": "근거 사례", "en": "Cases"},
+    "audit_none": {"ko": "찾은 문제가 없습니다.", "en": "No findings."},
+    "audit_summary": {
+        "ko": "객체 {objects}개, 점검 {checks}개: 높음 {high}건, 중간 {medium}건, 낮음 {low}건",
+        "en": "{objects} objects, {checks} checks: {high} high, {medium} medium, {low} low",
+    },
+    "audit_not_run": {
+        "ko": "클러스터 전체가 필요한 점검 {n}개는 실행하지 않았습니다({ids}). 전체 덤프라면 "
+        "--whole-cluster를 붙이세요.",
+        "en": "{n} checks that need the whole cluster did not run ({ids}); add --whole-cluster "
+        "if this is a complete dump.",
+    },
     "skip_links": {"ko": "바로 가기", "en": "Skip links"},
     "skip_to_results": {"ko": "결과로 건너뛰기", "en": "Skip to results"},
     "skip_to_facets": {"ko": "필터로 건너뛰기", "en": "Skip to filters"},
@@ -315,11 +390,28 @@ def t(key: str, lang: str, **values: object) -> str:
     text = _STRINGS[key][lang]
     if not values:
         return text
+    return fill(text, lang, values)
+
+
+def fill(text: str, lang: str, values: Mapping[str, object]) -> str:
+    """`text` with its `{placeholders}` filled from `values` (a missing one is left blank); in
+    Korean, each particle after a placeholder takes the form that fits its value."""
     if lang == "ko":
         text = _PARTICLE_AFTER.sub(
-            lambda m: "{" + m.group(1) + "}" + particle(str(values[m.group(1)]), m.group(2)), text
+            lambda m: (
+                "{" + m.group(1) + "}" + particle(str(values.get(m.group(1), "")), m.group(2))
+            ),
+            text,
         )
-    return text.format(**values)
+    return text.format_map(_Blank(values))
+
+
+class _Blank(dict):
+    def __init__(self, values: Mapping[str, object]) -> None:
+        super().__init__(values)
+
+    def __missing__(self, key: str) -> str:
+        return ""
 
 
 # Korean particles that change with the sound before them. A string writes one after a
@@ -407,10 +499,21 @@ _PRECISION_NOTE = {
 }
 
 
+# `occurred: unknown`: the sources give no date. Short on cards ("Occurred: unknown"), and said
+# outright on the case page.
+_UNKNOWN_DATE = {
+    "short": {"ko": "미상", "en": "unknown"},
+    "note": {"ko": "미상 (출처에 날짜가 없음)", "en": "Unknown (the sources give no date)"},
+}
+
+
 def date_text(value: str, lang: str, note: bool = False) -> str:
     """A partial date (YYYY, YYYY-MM or YYYY-MM-DD) as a reader of `lang` writes it, never more
     precise than it is: "2024-03" is "March 2024" / "2024년 3월", not a made-up first day.
-    `note` adds what is not known ("day not given"), for the case page's facts."""
+    `note` adds what is not known ("day not given"), for the case page's facts. `unknown` (an
+    `occurred` the sources do not date) reads as such, with the reason under `note`."""
+    if not is_known(value):
+        return _UNKNOWN_DATE["note" if note else "short"][lang]
     parts = [int(p) for p in value.split("-")]
     year, month, day = (parts + [0, 0])[:3]
     if lang == "ko":

@@ -17,7 +17,7 @@ from ..model.incident import SECTIONS, Incident
 from ..model.library import Library
 from ..model.taxonomy import Term
 from .analyzer import Analyzer, default_analyzer, most_written
-from .engine import Corpus, Document, synonym_groups
+from .engine import Corpus, Document, often_words, synonym_groups
 
 EMPTY: Mapping = MappingProxyType({})
 _MARKUP = re.compile(r"[`*_#>\[\]()|]|https?://\S+")
@@ -175,6 +175,7 @@ def build_index(
                 terms=terms,
                 order=order,
                 title=tuple(sorted(set(title))),
+                often=often_words(body),
             )
         )
     if last is not None:

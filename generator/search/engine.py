@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -36,6 +37,7 @@ class Document:
     terms: Mapping[str, tuple[str, ...]]  # facet -> term ids
     order: int  # position in the library's order, newest first
     title: tuple[str, ...] = ()  # the words of its titles (part of the lead)
+    often: tuple[str, ...] = ()  # the words its text says at least `often.mentions` times
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,13 @@ class Result:
     required: int = 0  # how many of the groups a case must have to be a full match
     exact: int = 0  # the first `exact` results are full matches; the rest miss one group more
     partial: int = 0  # how many cases follow them, matching part of the query
+
+
+def often_words(words: Iterable[str]) -> tuple[str, ...]:
+    """The words a case's text (`Analyzer.document_words`, one entry per mention) says at least
+    `often.mentions` times: what the case is about, more than a passing mention."""
+    least = rules()["often"]["mentions"]
+    return tuple(sorted(w for w, n in Counter(words).items() if n >= least))
 
 
 def synonym_groups(extra: Iterable[Iterable[str]] = (), analyzer: Analyzer | None = None):
@@ -175,16 +184,23 @@ class Corpus:
         """Positions of the cases with any of `words` in their titles."""
         return frozenset(i for w in words for i in self._fields[1].get(w, ()))
 
+    def in_often(self, words: Iterable[str]) -> frozenset[int]:
+        """Positions of the cases that say any of `words` often (`Document.often`)."""
+        return frozenset(i for w in words for i in self._fields[2].get(w, ()))
+
     @cached_property
-    def _fields(self) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+    def _fields(self) -> tuple[dict[str, list[int]], ...]:
         lead: dict[str, list[int]] = {}
         title: dict[str, list[int]] = {}
+        often: dict[str, list[int]] = {}
         for index, document in enumerate(self.documents):
             for word in set(document.lead):
                 lead.setdefault(word, []).append(index)
             for word in set(document.title):
                 title.setdefault(word, []).append(index)
-        return lead, title
+            for word in set(document.often):
+                often.setdefault(word, []).append(index)
+        return lead, title, often
 
     def frequency(self, word: str) -> int:
         return len(self._postings.get(word, ()))
@@ -329,6 +345,7 @@ def _units(
     words: list[tuple[str, str]] = []  # (typed, analysed)
     joinable = False  # the word before was kept as typed: it may be joined with this one
     for raw in analyzer.raw_words(query):
+        raw = raw[: rules()["max_word_chars"]]
         word = analyzer.stem(raw)
         if joinable and rules()["join_words"] and same_script(words[-1][0], raw):
             joined = analyzer.stem(words[-1][0] + raw)
@@ -362,10 +379,16 @@ def same_script(a: str, b: str) -> bool:
     return bool(HANGUL.match(a)) == bool(HANGUL.match(b))
 
 
+def bounded_query(query: str) -> str:
+    """The part of `query` the engines read (`max_query_chars` code points)."""
+    return query[: rules()["max_query_chars"]]
+
+
 def query_groups(query: str, corpus: Corpus, analyzer: Analyzer | None = None):
     """(groups, ignored words): the query's words and the phrases in it that name a term, each
     with its alternatives; filler left out of a query that has other words."""
     analyzer = analyzer or default_analyzer()
+    query = bounded_query(query)
     cap = rules()["max_query_words"]
     most = rules()["max_alternatives"]
     units: list[tuple[str, tuple[str, ...]]] = []
@@ -435,8 +458,8 @@ def search(
     documents = corpus.documents
     allowed = frozenset(i for i, d in enumerate(documents) if _matches_filters(d, filters))
     groups, ignored = query_groups(query, corpus, analyzer)
-    # group, cases, literal (the word as typed, or every word of the phrase), lead, title
-    matched: list[tuple[Group, frozenset[int], frozenset[int], frozenset[int], frozenset[int]]] = []
+    # group, cases, literal (the word as typed, or every word of the phrase), lead, title, often
+    matched: list[tuple[Group, frozenset[int], ...]] = []
     dropped: list[str] = []
     for group in groups:
         tagged = frozenset().union(*(corpus.tagged(key) for key in group.terms))
@@ -445,6 +468,7 @@ def search(
             literal = frozenset.intersection(*(corpus.cases(f) for f in forms))
             lead = tagged | frozenset.intersection(*(corpus.in_lead(f) for f in forms))
             title = frozenset.intersection(*(corpus.in_title(f) for f in forms))
+            often = frozenset.intersection(*(corpus.in_often(f) for f in forms))
             every = tuple(w for f in forms for w in f)
             found = literal | tagged
         else:
@@ -452,9 +476,10 @@ def search(
             literal = corpus.cases(forms[0])
             every = tuple(w for f in forms for w in f)
             lead, title = corpus.in_lead(every), corpus.in_title(every)
+            often = corpus.in_often(every)
             found = corpus.cases(every) | tagged
         if found:
-            matched.append((replace(group, forms=every), found, literal, lead, title))
+            matched.append((replace(group, forms=every), found, literal, lead, title, often))
         else:
             dropped.append(group.typed)  # no case has it, nor anything it was taken for
     hits = [0] * len(documents)
@@ -477,14 +502,22 @@ def search(
     weights = [math.log(1 + total / len(found)) for _, found, *_ in matched]
     bonus, title_bonus = rules()["lead_bonus"], rules()["title_bonus"]
     synonym = rules()["synonym_weight"]
+    often_bonus = rules()["often"]["bonus"]
 
     def score(index: int) -> float:
         value = 0.0
-        for (_, found, literal, lead, title), weight in zip(matched, weights, strict=True):
+        for (_, found, literal, lead, title, often), weight in zip(matched, weights, strict=True):
             if index in found:
                 share = 1.0 if index in literal else synonym
                 value += (
-                    weight * share * (1 + bonus * (index in lead) + title_bonus * (index in title))
+                    weight
+                    * share
+                    * (
+                        1
+                        + bonus * (index in lead)
+                        + title_bonus * (index in title)
+                        + often_bonus * (index in often)
+                    )
                 )
         return value
 

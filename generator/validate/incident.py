@@ -376,6 +376,7 @@ def _check_original(
     sections, found, _ = _check_sections(file, lang if known_lang else None, uncovered)
     problems.extend(_one_language_error(found, doc, file.path, lang if known_lang else None))
     problems.extend(_check_uncovered(doc, file.path, sections))
+    problems.extend(_check_summary_only(doc, file.path))
     if meta is None:
         return None, None, problems
     if file_id is not None:
@@ -550,6 +551,32 @@ def _check_uncovered(
                 f"'{written[key].key}' section (line {written[key].line}); remove one of them"
             )
             problems.append(Diagnostic(path, pos.line, pos.col, field, message))
+    return problems
+
+
+def _check_summary_only(doc: YamlDocument, path: str) -> list[Diagnostic]:
+    """A section read only through a summary is written, so it cannot also be one the case does
+    not record; and each is named once."""
+    problems = []
+    value = doc.data.get("summary_only")
+    if not isinstance(value, list):
+        return problems
+    unrecorded = _not_in_sources(doc) or frozenset()
+    seen: set[str] = set()
+    for index, key in enumerate(value):
+        if not isinstance(key, str):
+            continue  # the model reports what is not a section name
+        pos = doc.position(("summary_only", index))
+        field = f"summary_only[{index}]"
+        if key in unrecorded:
+            message = (
+                f"'{key}' is also in not_in_sources: a section the case does not record has no "
+                "facts to come from a summary; remove it from one of the two"
+            )
+            problems.append(Diagnostic(path, pos.line, pos.col, field, message))
+        elif key in seen:
+            problems.append(Diagnostic(path, pos.line, pos.col, field, f"'{key}' is listed twice"))
+        seen.add(key)
     return problems
 
 

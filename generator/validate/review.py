@@ -276,7 +276,7 @@ def compare(original: Marks, original_path: str, translation: Marks, path: str):
 def placeholder_reason(url: str) -> str | None:
     """Why a source URL is a placeholder, or None for an address that could be real."""
     host = (urlsplit(url).hostname or "").lower().rstrip(".")
-    if host == "localhost" or host in _PLACEHOLDER_DOMAINS:
+    if host in _PLACEHOLDER_DOMAINS:  # (local names such as localhost: the model refuses them)
         return f"{host} is a placeholder domain"
     if any(host.endswith("." + d) for d in _PLACEHOLDER_DOMAINS) or host.endswith(
         _PLACEHOLDER_SUFFIXES

@@ -22,7 +22,14 @@ from generator.search.engine import search
 INCIDENTS = str(Path(sys.executable).parent / "incidents")
 QUERIES = SEARCH_QUERIES
 IMBUE = "imbue-h100-cluster-bring-up"
-TOOLS = {"search_incidents", "get_incident", "list_terms", "related_incidents", "top_components"}
+TOOLS = {
+    "search_incidents",
+    "get_incident",
+    "list_terms",
+    "related_incidents",
+    "top_components",
+    "audit_manifests",
+}
 
 
 def session(args: list[str], body):
@@ -209,3 +216,107 @@ def test_a_broken_library_is_reported_on_standard_error(project):
         stdin=subprocess.DEVNULL,
     )
     assert missing.returncode == 1 and "no such file" in missing.stderr and missing.stdout == ""
+
+
+def test_the_audit_tool_checks_manifests_at_the_paths_given(tmp_path):
+    """audit_manifests reads the files the agent names and answers with findings and the cases
+    they come from; a path that is not there, or standard input, is a tool error."""
+    fires = REPO / "checks" / "webhook-fail-closed-system-namespaces" / "fires.yaml"
+    (tmp_path / "webhook.yaml").write_text(fires.read_text())
+
+    async def body(client):
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        found = await client.call_tool(
+            "audit_manifests", {"paths": [str(tmp_path)], "lang": "en", "checks": []}
+        )
+        missing = await client.call_tool("audit_manifests", {"paths": [str(tmp_path / "nope")]})
+        stdin = await client.call_tool("audit_manifests", {"paths": ["-"]})
+        return tools, found, missing, stdin
+
+    tools, found, missing, stdin = session(REPO_ARGS, body)
+    assert tools["audit_manifests"].annotations.read_only_hint is True
+    result = found.structured_content
+    checks = {f["check"] for f in result["findings"]}
+    assert "webhook-fail-closed-system-namespaces" in checks
+    finding = next(
+        f for f in result["findings"] if f["check"] == "webhook-fail-closed-system-namespaces"
+    )
+    assert finding["file"] == str(tmp_path / "webhook.yaml") and finding["line"] == 7
+    assert finding["cases"][0] == {
+        "id": "jetstack-admission-webhook-gke-cluster-outage",
+        "title": "Jetstack: unresponsive OPA webhook stalls a GKE master upgrade and traps nodes in a repair loop",
+        "url": "https://incidents.example.org/en/cases/jetstack-admission-webhook-gke-cluster-outage.html",
+    }
+    assert missing.is_error and "no such file or folder" in missing.content[0].text
+    assert stdin.is_error
+
+
+def test_every_line_gets_an_answer_and_errors_stay_short(library, tmp_path):
+    """Lines the SDK would drop without a word (not JSON, no `jsonrpc`, `params` not an object,
+    a lone surrogate, an array) get JSON-RPC errors with their ids; a 100 KB argument is not
+    quoted back on standard error, and a bad prompt argument writes no traceback."""
+    for path, data in api_files(library).items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_bytes(data)
+    init = {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1"},
+    }
+    lines = [
+        "this is not json",
+        json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": init}),
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json.dumps({"id": 2, "method": "tools/list"}),
+        json.dumps({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": [1]}),
+        '{"jsonrpc":"2.0","id":4,"method":"ping","params":{"x":"\\ud800"}}',
+        "[1, 2]",
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 5,
+                "method": "tools/call",
+                "params": {"name": "get_incident", "arguments": {"id": "y" * 100_000}},
+            }
+        ),
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 6,
+                "method": "prompts/get",
+                "params": {
+                    "name": "find_similar_incidents",
+                    "arguments": {"symptom": "x", "lang": "xx"},
+                },
+            }
+        ),
+        json.dumps({"jsonrpc": "2.0", "id": 7, "method": "ping"}),
+    ]
+    server = subprocess.Popen(
+        [INCIDENTS, "mcp", "--from", str(tmp_path / "api")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        server.stdin.write("\n".join(lines) + "\n")
+        server.stdin.flush()
+        answers = []
+        while len(answers) < 9:  # every line but the notification
+            answers.append(json.loads(server.stdout.readline()))
+    finally:
+        server.stdin.close()
+        server.wait(timeout=60)
+    stderr = server.stderr.read()
+    by_id = {a.get("id"): a for a in answers if a.get("id") is not None}
+    errors = [a["error"]["code"] for a in answers if a.get("id") is None]
+    assert sorted(errors) == [-32700, -32600]  # the line that is not JSON, the array
+    assert by_id[2]["error"]["code"] == -32600
+    assert by_id[3]["error"]["code"] == -32602
+    assert by_id[4]["error"]["code"] == -32600
+    assert by_id[5]["result"]["isError"] is True
+    assert len(by_id[5]["result"]["content"][0]["text"]) < 400
+    assert "error" in by_id[6]
+    assert by_id[7]["result"] == {}
+    assert "Traceback" not in stderr and len(stderr) < 2_000, stderr[:500]

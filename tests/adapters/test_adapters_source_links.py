@@ -56,9 +56,21 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 @pytest.fixture
-def server() -> Iterator[str]:
+def server(monkeypatch) -> Iterator[str]:
+    """The test server on loopback, under a public-looking name: `incidents links` refuses to
+    ask anything of a host that is not public, so these tests resolve the name to the server
+    and lift that refusal (a test of its own holds it)."""
+    from generator.adapters import source_links
+
+    real = socket.getaddrinfo
+
+    def resolve(host, *args, **kwargs):
+        return real("127.0.0.1" if host == "reports.acme.dev" else host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolve)
+    monkeypatch.setattr(source_links, "refuse_private", lambda url: None)
     with serve_with(_Handler) as url:
-        yield url.rstrip("/")
+        yield url.rstrip("/").replace("127.0.0.1", "reports.acme.dev")
 
 
 def closed_port() -> int:
@@ -112,3 +124,30 @@ def test_the_command_reports_file_line_and_field(project: Project, server: str):
         "source in a browser",
     ]
     assert lines[-1] == "links failed: 2 source URL(s) asked for, 1 gone, 1 to look at"
+
+
+def test_links_never_asks_a_host_that_is_not_public(monkeypatch):
+    """A source whose name resolves to loopback, a private range or a link-local metadata
+    service, and a redirect to one, are refused before anything is sent."""
+    import socket
+    import urllib.error
+
+    from generator.adapters import source_links
+
+    def resolves_to(address):
+        return lambda *a, **k: [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, 443))]
+
+    def never(*args, **kwargs):
+        raise AssertionError("a request was sent")
+
+    monkeypatch.setattr(source_links._OPENER, "open", never)
+    for address in ("127.0.0.1", "10.1.2.3", "169.254.169.254", "192.168.0.1"):
+        monkeypatch.setattr(socket, "getaddrinfo", resolves_to(address))
+        answer = source_links.fetch("https://reports.acme.dev/postmortem", 1)
+        assert answer.status is None and answer.reason.startswith("not asked: reports.acme.dev")
+    for url in ("http://2130706433/", "http://169.254.169.254/latest/meta-data/", "http://[::1]/"):
+        assert source_links.fetch(url, 1).reason.startswith("not asked: ")
+    monkeypatch.setattr(socket, "getaddrinfo", resolves_to("127.0.0.1"))
+    handler = source_links._PublicRedirects()
+    with pytest.raises(urllib.error.URLError):
+        handler.redirect_request(None, None, 302, "Found", {}, "http://intranet.acme.dev/")

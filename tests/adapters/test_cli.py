@@ -328,7 +328,8 @@ def test_new_checks_its_values_as_the_checker_does(project: Project):
     assert bad.output.splitlines() == [
         f"id '{'x' * 81}': an id is lowercase words joined by hyphens, e.g. acme-dns-outage, "
         "at most 80 characters",
-        "--occurred: '2019-7-19' is not a date: write YYYY, YYYY-MM or YYYY-MM-DD",
+        "--occurred: '2019-7-19' is not a date: write YYYY, YYYY-MM or YYYY-MM-DD, or unknown "
+        "when the sources give no date",
         "--source-url: 'reports.acme.dev/report' is not an http(s) URL; write the full address, "
         "e.g. https://…",
         "nothing written: 3 problem(s)",
@@ -363,6 +364,32 @@ def test_new_checks_its_values_as_the_checker_does(project: Project):
     published = [line for line in check.output.splitlines() if ": published: " in line]
     # one line: the placeholder is a wrong date, not also a leftover placeholder
     assert len(published) == 1 and "'TODO' is not a date" in published[0], check.output
+
+
+def test_new_takes_unknown_for_a_case_the_sources_do_not_date(project: Project):
+    """`--occurred unknown` is written as is and passes the check; the help says it may."""
+    assert "or unknown when the sources give no date" in run("new", "--help").output
+    made = run(
+        "new",
+        "acme-undated",
+        "--root",
+        str(project.root),
+        "--occurred",
+        "unknown",
+        "--published",
+        "2021-02",
+        "--no-interactive",
+    )
+    assert made.exit_code == 0, made.output
+    text = (project.incidents / "acme-undated.md").read_text(encoding="utf-8")
+    assert "occurred: unknown\npublished: 2021-02\n" in text
+    check = run("check", "--root", str(project.root))
+    assert not [line for line in check.output.splitlines() if ": occurred: " in line]
+    wrong = run("new", "acme-x", "--root", str(project.root), "--published", "unknown")
+    assert wrong.exit_code == 1
+    assert "--published: 'unknown' is not a date: write YYYY, YYYY-MM or YYYY-MM-DD" in (
+        wrong.output
+    )
 
 
 def test_stats_csv_cannot_carry_spreadsheet_formulas(project: Project):

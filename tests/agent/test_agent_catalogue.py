@@ -171,6 +171,45 @@ def test_korean_written_decomposed_is_found_like_any_other(project):
         assert [hit.id for hit in found.search(query, None, "ko").results] == ["acme-gpu-outage"]
 
 
+def test_a_case_the_sources_do_not_date_reaches_an_agent_through_the_exports(project, tmp_path):
+    """`occurred: unknown` survives a site's exports read back (`incidents mcp --from`): the
+    case keeps it, sits where its publication date puts it, and says why in its Markdown."""
+    from conftest import TODAY
+
+    project.add_incident("acme-undated", occurred="unknown")  # published 2024-04-02
+    project.add_incident("acme-dated", occurred="2024-03-01", url="https://reports.acme.dev/other")
+    checked = check_project(ProjectPaths.at(project.root), TODAY)
+    assert checked.diagnostics == ()
+    library = build_library(checked.taxonomy, checked.result.incidents)
+    for path, data in api_files(library).items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_bytes(data)
+    again = library_from_export(tmp_path / "api")
+    assert [i.id for i in again.incidents] == ["acme-undated", "acme-dated"]
+    case = Catalogue(again).get("acme-undated", "en")
+    assert (case.occurred, case.published) == ("unknown", "2024-04-02")
+    assert "- **Occurred**: Unknown (the sources give no date)" in case.markdown
+    hit = Catalogue(again).search("burn-in", None, "en").results
+    assert {h.id: h.occurred for h in hit}["acme-undated"] == "unknown"
+
+
+def test_sections_read_only_through_a_summary_reach_an_agent_through_the_exports(project, tmp_path):
+    from conftest import TODAY
+
+    project.add_incident(extra="summary_only: [trigger]\n")
+    checked = check_project(ProjectPaths.at(project.root), TODAY)
+    assert checked.diagnostics == ()
+    library = build_library(checked.taxonomy, checked.result.incidents)
+    for path, data in api_files(library).items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_bytes(data)
+    again = library_from_export(tmp_path / "api")
+    assert again.incident("acme-gpu-outage").meta.summary_only == ("trigger",)
+    case = Catalogue(again).get("acme-gpu-outage", "ko")
+    assert case.summary_only == ["trigger"]
+    assert "> 이 부분의 사실 가운데 일부는 출처 원문이 아니라" in case.markdown
+
+
 def test_exports_carry_the_sites_address_when_the_build_knew_it(library, tmp_path):
     """URLs from `--from` exports are absolute when the build knew the site's address (or one is
     given), and relative, never invented, when neither is known."""

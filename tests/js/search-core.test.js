@@ -25,7 +25,7 @@ for (const vector of data.vectors.words) {
 for (const vector of data.vectors.searches) {
   test(`search: ${vector.query || JSON.stringify(vector.filters || {})}`, async () => {
     const engine = new core.Engine(data.rules, index());
-    const result = await engine.search(vector.query, vector.filters || {});
+    const result = await engine.search(vector.query.repeat(vector.repeat || 1), vector.filters || {});
     assert.deepEqual(result.ids, vector.ids);
     assert.deepEqual(result.dropped, vector.dropped || []);
     assert.deepEqual(result.corrections, vector.corrections || []);

@@ -101,6 +101,12 @@ def test_fixture_taxonomy_is_valid_and_keeps_its_declarations():
             "taxonomy.yml:4:15: matrices[1][1]: unknown facet 'causes' (did you mean 'cause'?)",
         ),
         (
+            "  - [symptom, cause]\n",
+            "  - [cause, component]\n",
+            "taxonomy.yml:4:5: matrices[1]: this matrix has the same page as matrices[0] "
+            "(ko/matrix/cause-x-component.html); keep one",
+        ),
+        (
             "graph: [cause, component",
             "graph: [domain, component",
             "taxonomy.yml:1:9: graph[0]: 'domain' is not a descriptive facet",
@@ -177,8 +183,14 @@ def test_labels_that_only_look_different_are_the_same_label():
     ]
     cyrillic = TAXONOMY.replace("en: Hardware failure}", "en: Fаulty change}")  # Cyrillic а
     assert problems(cyrillic) == [
-        "taxonomy.yml:70:33: cause.faulty-change.label.en: label is the same as that of term "
-        "'hardware-failure'"
+        "taxonomy.yml:63:34: cause.hardware-failure.label.en: the word 'Fаulty' mixes letters of "
+        "several scripts (Cyrillic, Latin); write it in one script"
+    ]
+    # A word wholly in another script still reads the same as a Latin label.
+    greek = TAXONOMY.replace("en: Hardware failure}", "en: ΕΤCD}")
+    assert problems(greek) == [
+        "taxonomy.yml:63:34: cause.hardware-failure.label.en: the word 'ΕΤCD' mixes letters of "
+        "several scripts (Greek, Latin); write it in one script"
     ]
     invisible = TAXONOMY.replace("en: Hardware failure}", "en: Hard\u200bware failure}")
     assert problems(invisible) == [

@@ -107,6 +107,18 @@ class TestOrder:
         )
         assert ids(library.incidents) == ["day", "month", "year"]
 
+    def test_a_case_with_no_date_is_placed_by_its_publication(self):
+        """`occurred: unknown` takes the publication date's place: after a case that occurred
+        later, before one that occurred earlier, and after a dated case of the same day."""
+        incidents = [
+            make("undated", "unknown", "2021-02-22"),
+            make("later", "2021-06"),
+            make("same-day", "2021-02-22", "2021-03"),
+            make("earlier", "2020-11"),
+        ]
+        library = build_library(TAX, incidents)
+        assert ids(library.incidents) == ["later", "same-day", "undated", "earlier"]
+
     def test_the_input_order_does_not_matter(self):
         incidents = [make(f"case-{n}", f"2024-0{n % 9 + 1}") for n in range(12)]
         shuffled = incidents[:]

@@ -11,12 +11,17 @@ import pytest
 from pydantic import TypeAdapter, ValidationError
 
 from generator.model.text import (
+    INVISIBLE,
     Line,
+    OccurredDate,
     PartialDate,
     PlainLine,
     Slug,
     date_before,
     date_key,
+    is_known,
+    lookalike_problem,
+    parse_occurred,
     parse_partial_date,
     skeleton,
 )
@@ -25,6 +30,7 @@ LINE = TypeAdapter(Line)
 PLAIN = TypeAdapter(PlainLine)
 SLUG = TypeAdapter(Slug)
 DATE = TypeAdapter(PartialDate)
+OCCURRED = TypeAdapter(OccurredDate)
 
 
 def message(adapter: TypeAdapter, value: object) -> str:
@@ -101,6 +107,46 @@ class TestParsePartialDate:
         assert "x" * 80 not in text
 
 
+class TestOccurred:
+    """`occurred` is a partial date or `unknown`, when the sources give no date; no other date
+    field may be unknown (every report has a publication date)."""
+
+    @pytest.mark.parametrize(
+        ("value", "expected"),
+        [("unknown", "unknown"), (" unknown ", "unknown"), ("2021", "2021"), (2021, "2021")],
+    )
+    def test_a_partial_date_or_unknown(self, value, expected):
+        assert OCCURRED.validate_python(value) == expected
+        assert parse_occurred(value) == expected
+
+    def test_unknown_is_the_one_value_that_is_not_known(self):
+        assert not is_known("unknown")
+        assert is_known("2021") and is_known("2021-02-22")
+
+    @pytest.mark.parametrize(
+        ("value", "expected"),
+        [
+            ("Unknown", "Value error, 'Unknown': write unknown in lowercase"),
+            (
+                "March",
+                "Value error, 'March' is not a date: write YYYY, YYYY-MM or YYYY-MM-DD, or "
+                "unknown when the sources give no date",
+            ),
+            ("2024-13", "Value error, '2024-13' has no month 13"),
+        ],
+    )
+    def test_what_is_wrong_names_unknown_where_it_could_help(self, value, expected):
+        assert message(OCCURRED, value) == expected
+        assert parse_occurred(value) is None
+
+    def test_other_dates_may_not_be_unknown(self):
+        assert parse_partial_date("unknown") is None
+        assert message(DATE, "unknown") == (
+            "Value error, 'unknown' is not a date: write YYYY, YYYY-MM or YYYY-MM-DD "
+            "(only occurred may be unknown)"
+        )
+
+
 class TestDateKeyAndBefore:
     def test_missing_month_or_day_sorts_first(self):
         assert date_key("2024") == (2024, 0, 0)
@@ -156,7 +202,18 @@ class TestSkeleton:
         assert skeleton("  gpu \t  driver\n") == "gpu driver"
 
     @pytest.mark.parametrize(
-        "invisible", ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad"]
+        "invisible",
+        [
+            "\u200b",
+            "\u200c",
+            "\u200d",
+            "\u2060",
+            "\ufeff",
+            "\u00ad",
+            "\u034f",
+            "\ufe0f",
+            "\U000e0041",
+        ],
     )
     def test_invisible_characters_are_removed(self, invisible):
         assert skeleton(f"et{invisible}cd") == "etcd"
@@ -167,7 +224,9 @@ class TestSkeleton:
             ("еtсd", "etcd"),  # Cyrillic е and с
             ("раѕѕ", "pass"),  # Cyrillic р, а, ѕ
             ("ΤΑΟ", "tao"),  # Greek capitals that casefold to mapped lowercase letters
-            ("κονα", "kova"),  # Greek κ, ο, ν, α
+            ("ονα", "ova"),  # Greek ο, ν, α (Unicode pairs Greek κ with Latin ĸ, not k)
+            ("ᏀᏢᎪ", "gpa"),  # Cherokee
+            ("Տ", "s"),  # Armenian
             ("ТОР", "top"),  # Cyrillic capitals
             ("һеlр", "help"),
         ],
@@ -177,7 +236,7 @@ class TestSkeleton:
         assert skeleton(lookalike) == skeleton(latin) == latin
 
     def test_capital_lookalikes_read_as_latin_too(self):
-        for lookalike, latin in [("ΕΤCD", "etcd"), ("ΗΙΡ", "hip"), ("ΚΜΝ", "kmn"), ("К8Ѕ", "k8s")]:
+        for lookalike, latin in [("ΕΤCD", "etcd"), ("ΗΡ", "hp"), ("ΚΜΝ", "kmn"), ("К8Ѕ", "k8s")]:
             assert skeleton(lookalike) == skeleton(latin), lookalike
 
     def test_different_words_keep_different_skeletons(self):
@@ -264,3 +323,50 @@ class TestSlug:
 
     def test_not_a_string(self):
         assert message(SLUG, 42) == "Input should be a valid string"
+
+
+class TestWhatUnicodeSaysIsInvisibleOrALookalike:
+    """UTS #39 and Unicode's properties, not a hand list: every Default_Ignorable_Code_Point,
+    every format character and the blank braille pattern are invisible; a word mixing scripts
+    beyond the highly restrictive level, or written wholly in letters that look Latin, is a
+    lookalike."""
+
+    @pytest.mark.parametrize(
+        "char",
+        [
+            "\U000e0041",  # TAG LATIN CAPITAL LETTER A: hidden text for language models
+            "\U000e007f",  # CANCEL TAG
+            "\u3164",  # HANGUL FILLER
+            "\uffa0",  # HALFWIDTH HANGUL FILLER
+            "\u034f",  # COMBINING GRAPHEME JOINER
+            "\ufe0f",  # VARIATION SELECTOR-16
+            "\U000e0100",  # VARIATION SELECTOR-17
+            "\u2800",  # BRAILLE PATTERN BLANK
+            "\u180e",  # MONGOLIAN VOWEL SEPARATOR
+            "\u2064",  # INVISIBLE PLUS
+        ],
+    )
+    def test_invisible(self, char):
+        assert INVISIBLE.search(f"GPU{char}s")
+
+    @pytest.mark.parametrize("text", ["GPU 드라이버", "日本語のGPU", "H100 80GB", "Яндекс", "10µs"])
+    def test_usual_writing_passes(self, text):
+        assert lookalike_problem(text) is None
+
+    @pytest.mark.parametrize(
+        ("text", "expected"),
+        [
+            ("ᏀᏢՍ failure", "mixes letters of several scripts (Armenian, Cherokee)"),
+            ("pаypal", "mixes letters of several scripts (Cyrillic, Latin)"),
+            ("ТОР outage", "written in Cyrillic letters that look like the Latin 'TOP'"),
+            ("ᏀᏢᎪ", "written in Cherokee letters that look like the Latin 'GPA'"),
+        ],
+    )
+    def test_lookalikes(self, text, expected):
+        assert expected in lookalike_problem(text)
+
+
+@pytest.mark.parametrize("value", ["0000", "0999-01", 1899, "1066-10-14"])
+def test_a_year_before_computing_is_no_date(value):
+    with pytest.raises(ValidationError, match="is before 1900"):
+        DATE.validate_python(value)

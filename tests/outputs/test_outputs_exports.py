@@ -143,6 +143,28 @@ class TestApiFiles:
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate(wrong, schema)
 
+    def test_a_case_the_sources_do_not_date(self):
+        """`occurred: unknown` is exported as written; the schema allows it and nothing else
+        that is not a date."""
+        files = api_files(build_library(TAX, [make("u", "unknown", "2021-02-22")]))
+        document = json.loads(files["api/incidents.json"])
+        assert document["incidents"][0]["occurred"] == "unknown"
+        schema = json.loads(files["api/incidents.schema.json"])
+        jsonschema.validate(document, schema)
+        for wrong in ("Unknown", "sometime", "2021-2"):
+            document["incidents"][0]["occurred"] = wrong
+            with pytest.raises(jsonschema.ValidationError):
+                jsonschema.validate(document, schema)
+
+    def test_sections_read_only_through_a_summary(self):
+        files = api_files(build_library(TAX, [make("s", summary_only=("trigger",)), make("t")]))
+        document = json.loads(files["api/incidents.json"])
+        assert {i["id"]: i["summary_only"] for i in document["incidents"]} == {
+            "s": ["trigger"],
+            "t": [],
+        }
+        jsonschema.validate(document, json.loads(files["api/incidents.schema.json"]))
+
     def test_incidents_newest_first(self):
         document = loaded("incidents.json")
         assert (document["version"], document["count"]) == (1, 3)

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import re
 
-from test_outputs_search_data import LIBRARY
+from test_outputs_search_data import LIBRARY, TAX, make
 
 from generator.model.incident import SECTION_HEADINGS, SECTIONS
+from generator.model.library import build_library
 from generator.outputs.markdown import case_markdown, llms_full_txt, llms_txt, markdown_files
+from generator.outputs.search_data import text_payload
+from generator.search.corpus import build_corpora
 
 
 def test_a_case_in_korean_has_its_facts_sections_and_sources():
@@ -53,6 +56,32 @@ def test_files_are_deterministic_and_beside_the_pages():
         + [f"{lang}/cases/{case}.md" for lang in ("ko", "en") for case in ("a", "b")]
     )
     assert files == markdown_files(LIBRARY)
+
+
+def test_a_case_the_sources_do_not_date_says_so_in_each_language():
+    """`occurred: unknown` is no date to print: the Markdown and the result card say it in words."""
+    library = build_library(TAX, [make("u", "unknown")])
+    corpora = build_corpora(library)
+    for lang, fact, card in (
+        ("en", "- **Occurred**: Unknown (the sources give no date)", "unknown"),
+        ("ko", "- **발생**: 미상 (출처에 날짜가 없음)", "미상"),
+    ):
+        assert fact in case_markdown(library, library.incident("u"), lang)
+        assert text_payload(library, library.incident("u"), corpora[lang])["date"] == card
+
+
+def test_a_section_read_only_through_a_summary_says_so_above_its_text():
+    library = build_library(TAX, [make("s", "2024-01", summary_only=("trigger",))])
+    text = case_markdown(library, library.incident("s"), "en")
+    note = (
+        "> Some facts in this part come from a secondary summary of the source, not from the "
+        "source itself; see the sources below."
+    )
+    assert text.count(note) == 1
+    assert "## Trigger\n\n" + note + "\n\n**trigger**" in text
+    assert "> 이 부분의 사실 가운데 일부는 출처 원문이 아니라" in case_markdown(
+        library, library.incident("s"), "ko"
+    )
 
 
 def hostile_library():

@@ -225,7 +225,7 @@ class TestIndexPayload:
         parts: at 10,000 cases the ids made this file 510 KB larger, the lead words 6.7 MB."""
         payload = index_payload(LIBRARY, CORPORA["en"])
         assert set(payload) == {
-            "lang", "count", "terms", "cases", "synonyms", "termNames", "starts"
+            "lang", "count", "terms", "cases", "synonyms", "termNames", "termPhrases", "starts"
         }  # fmt: skip
         assert all(isinstance(found, str) for found in payload["cases"])
 

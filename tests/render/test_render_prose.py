@@ -53,6 +53,8 @@ class TestLinks:
             ("[HTTPS](HTTPS://EXAMPLE.COM)", "HTTPS://EXAMPLE.COM"),
             ("[mail](mailto:sre@reports.acme.dev)", "mailto:sre@reports.acme.dev"),
             ("<https://reports.acme.dev/auto>", "https://reports.acme.dev/auto"),
+            # A "<" in an address is the address's (%3C), not the stand-in raw HTML is kept as.
+            ("[q](https://reports.acme.dev/q?a<b)", "https://reports.acme.dev/q?a%3Cb"),
         ],
     )
     def test_http_and_mailto_stay_links(self, markdown, href):

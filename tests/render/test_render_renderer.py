@@ -41,6 +41,7 @@ def make(
     summary: str = "What happened.",
     markdown: dict[str, str] | None = None,
     not_in_sources: tuple[str, ...] = (),
+    summary_only: tuple[str, ...] = (),
     **terms,
 ) -> Incident:
     values = {
@@ -59,6 +60,7 @@ def make(
             "occurred": occurred,
             "published": "2024-04-02",
             "not_in_sources": not_in_sources,
+            "summary_only": summary_only,
             "scale": {"gpus": 4088, "hosts": 511},
             "sources": [
                 {
@@ -252,6 +254,27 @@ class TestCasePage:
         card = parse("en/index.html").css_first('[data-case="c"] .il-card__meta time')
         assert card.text() == "March 2024"
 
+    def test_a_case_the_sources_do_not_date_says_so(self):
+        """`occurred: unknown` is words, not a `<time>` (it has no date to give machines): the
+        case page says the sources give no date, the card says it is unknown."""
+        library = build_library(TAX, [make("u", "unknown")])
+        renderer = Renderer(library, OPTIONS)
+        pages = {p.url: p for p in build_pages(library, OPTIONS)}
+        for lang, fact, card_meta in (
+            ("en", "Occurred Unknown (the sources give no date)", "Acme · Occurred unknown"),
+            ("ko", "발생 미상 (출처에 날짜가 없음)", "애크미 · 발생 미상"),
+        ):
+            case = HTMLParser(renderer.render(pages[f"{lang}/cases/u.html"]))
+            facts = [" ".join(n.text().split()) for n in case.css(".il-case__facts > div")]
+            assert fact in facts
+            assert [t.attributes["datetime"] for t in case.css(".il-case__facts time")] == [
+                "2024-04-02"  # the publication only
+            ]
+            home = HTMLParser(renderer.render(pages[f"{lang}/index.html"]))
+            meta = home.css_first('[data-case="u"] .il-card__meta')
+            assert " ".join(meta.text().split()) == card_meta
+            assert meta.css("time") == []
+
     def test_sources_citation_and_related(self):
         tree = parse("en/cases/a.html")
         assert hrefs(tree, "#sources li a") == ["https://reports.acme.dev/report"]
@@ -303,6 +326,40 @@ class TestCasePage:
         assert "A partial case: it does not record Detection, Follow-ups." in texts(
             en, ".il-notice"
         )
+
+    def test_summary_only_notices(self):
+        """Sections read only through a secondary summary keep their text, with a notice above
+        it, on the case page and on a full card, in both languages."""
+        library = build_library(TAX, [make("s", summary_only=("trigger", "actions"))])
+        renderer = Renderer(library, OPTIONS)
+        pages = {p.url: p for p in build_pages(library, OPTIONS)}
+        for lang, top, gap in (
+            (
+                "en",
+                "Some parts rest on a secondary summary, not on the source itself: Trigger, "
+                "Actions.",
+                "Some facts in this part come from a secondary summary of the source, not from the "
+                "source itself; see the sources below.",
+            ),
+            (
+                "ko",
+                "출처 원문을 읽지 못하고 2차 요약으로만 확인한 항목이 있습니다: 촉발, 조치.",
+                "이 부분의 사실 가운데 일부는 출처 원문이 아니라 출처를 요약한 2차 자료에서 "
+                "가져왔습니다. 아래 출처를 보세요.",
+            ),
+        ):
+            tree = HTMLParser(renderer.render(pages[f"{lang}/cases/s.html"]))
+            assert texts(tree, ".il-notice") == [top, gap, gap]
+            assert texts(tree, "#trigger .il-notice--summary") == [gap]
+            assert texts(tree, "#trigger .il-prose") == [f"The trigger of s in {lang}."]
+            assert tree.css("#detection .il-notice") == []
+            card = HTMLParser(renderer.card_sections(library.incident("s"), lang))
+            noted = [
+                n.attributes["data-section"]
+                for n in card.css(".il-card__section")
+                if n.css(".il-notice--summary")
+            ]
+            assert noted == ["trigger", "actions"]
 
 
 class TestCaseCards:

@@ -116,3 +116,12 @@ def test_every_key_the_browser_uses_exists():
 def test_a_date_is_shown_as_precisely_as_it_is_known(value, ko, en):
     assert (strings.date_text(value, "ko", True), strings.date_text(value, "en", True)) == (ko, en)
     assert strings.date_text(value, "en") == en.split(" (")[0]
+
+
+def test_an_unknown_date_says_so_and_why_in_both_languages():
+    """`occurred: unknown`: short on a card, and on the case page the reason, that the sources
+    give no date."""
+    assert strings.date_text("unknown", "ko") == "미상"
+    assert strings.date_text("unknown", "en") == "unknown"
+    assert strings.date_text("unknown", "ko", True) == "미상 (출처에 날짜가 없음)"
+    assert strings.date_text("unknown", "en", True) == "Unknown (the sources give no date)"

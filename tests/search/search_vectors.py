@@ -9,7 +9,7 @@ from types import MappingProxyType
 import yaml
 
 from generator.search.analyzer import default_analyzer
-from generator.search.engine import Corpus, Document, synonym_groups
+from generator.search.engine import Corpus, Document, often_words, synonym_groups
 
 
 def vectors() -> dict:
@@ -32,6 +32,7 @@ def corpus() -> Corpus:
                 words=frozenset(body) | frozenset(lead),
                 lead=tuple(sorted(set(lead))),
                 title=tuple(sorted(set(title))),
+                often=often_words([*lead, *body]),
                 terms=MappingProxyType(terms),
                 order=order,
             )

@@ -28,6 +28,7 @@ def documents(found) -> list[dict]:
             "words": sorted(d.words),
             "lead": list(d.lead),
             "title": list(d.title),
+            "often": list(d.often),
             "terms": {f: list(ids) for f, ids in d.terms.items()},
             "order": d.order,
         }

@@ -23,9 +23,13 @@ def test_document_words(case):
     assert default_analyzer().document_words(case["text"]) == case["words"]
 
 
-@pytest.mark.parametrize("case", DATA["searches"], ids=lambda c: c["query"] or "(filters)")
+@pytest.mark.parametrize(
+    "case",
+    DATA["searches"],
+    ids=lambda c: c["query"][:40] * min(c.get("repeat", 1), 3) or "(filters)",
+)
 def test_searches(case):
-    result = search(corpus(), case["query"], case.get("filters"))
+    result = search(corpus(), case["query"] * case.get("repeat", 1), case.get("filters"))
     assert list(result.ids) == case["ids"]
     assert list(result.dropped) == case.get("dropped", [])
     assert [list(c) for c in result.corrections] == case.get("corrections", [])

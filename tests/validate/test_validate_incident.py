@@ -73,7 +73,14 @@ def test_valid_incident_and_translation(project):
         ),
         (
             {"occurred": "March 2024"},
-            f"{P}:6:11: occurred: 'March 2024' is not a date: write YYYY, YYYY-MM or YYYY-MM-DD",
+            f"{P}:6:11: occurred: 'March 2024' is not a date: write YYYY, YYYY-MM or YYYY-MM-DD, "
+            "or unknown when the sources give no date",
+        ),
+        ({"occurred": "Unknown"}, f"{P}:6:11: occurred: 'Unknown': write unknown in lowercase"),
+        (
+            {"extra": "ended: unknown\n"},
+            f"{P}:17:8: ended: 'unknown' is not a date: write YYYY, YYYY-MM or YYYY-MM-DD "
+            "(only occurred may be unknown)",
         ),
         (
             {"extra": "ended: 2023-01\n"},
@@ -411,6 +418,42 @@ class TestNotInSources:
         )
 
 
+class TestSummaryOnly:
+    """Sections whose facts were read only through a secondary summary are written as usual and
+    named in the front matter, so the page can say so."""
+
+    def test_listed_sections_are_kept_on_the_incident(self, project):
+        project.add_incident(extra="summary_only: [trigger, actions]\n")
+        assert messages(project) == []
+        checked = check_project(ProjectPaths.at(project.root), TODAY)
+        assert checked.result.incidents[0].meta.summary_only == ("trigger", "actions")
+
+    def test_a_section_the_case_does_not_record_cannot_come_from_a_summary(self, project):
+        project.add_incident(
+            extra="not_in_sources: [follow_ups]\nsummary_only: [follow_ups]\n",
+            body=TestNotInSources.NO_FOLLOW_UPS_EN,
+            translate=False,
+        )
+        project.write(
+            "incidents/acme-gpu-outage.ko.md",
+            translation_text(body=TestNotInSources.NO_FOLLOW_UPS_KO),
+        )
+        assert messages(project) == [
+            f"{P}:18:16: summary_only[0]: 'follow_ups' is also in not_in_sources: a section the "
+            "case does not record has no facts to come from a summary; remove it from one of the "
+            "two"
+        ]
+
+    def test_a_section_named_twice_or_unknown_is_reported(self, project):
+        project.add_incident(extra="summary_only: [trigger, trigger]\n")
+        assert messages(project) == [f"{P}:17:25: summary_only[1]: 'trigger' is listed twice"]
+        project.add_incident(extra="summary_only: [aftermath]\n")
+        found = messages(project)
+        assert len(found) == 1 and found[0].startswith(
+            f"{P}:17:16: summary_only[0]: should be 'symptoms'"
+        )
+
+
 def test_a_section_too_long_for_prose_is_refused(project):
     """Markdown's work grows faster than its input on some texts: a section is bounded."""
     project.add_incident(body=BODY_EN.replace("A driver update.", "word " * 4_100))
@@ -440,12 +483,42 @@ class TestValuesThatLookRightButAreNot:
     def test_invisible_and_bidirectional_characters_are_refused(self, project):
         project.add_incident(title="Acme: GPUs\u200b fall off the bus")
         assert messages(project) == [
-            f"{P}:3:8: title: contains the invisible character U+200B; delete it"
+            f"{P}:3:19: file contains the invisible character U+200B (ZERO WIDTH SPACE); delete it"
         ]
         project.add_incident(title="Acme: GPUs \u202efall off the bus")
         assert messages(project) == [
             f"{P}:3:20: file contains a bidirectional control U+202E; delete it"
         ]
+
+    @pytest.mark.parametrize(
+        ("char", "name"),
+        [
+            ("\U000e0049", "TAG LATIN CAPITAL LETTER I"),
+            ("\u3164", "HANGUL FILLER"),
+            ("\u034f", "COMBINING GRAPHEME JOINER"),
+            ("\ufe0f", "VARIATION SELECTOR-16"),
+            ("\u2800", "BRAILLE PATTERN BLANK"),
+        ],
+    )
+    def test_text_no_reader_sees_is_refused_wherever_it_is(self, project, char, name):
+        """Unicode's invisible characters, in the front matter or the body (tag characters
+        would carry instructions to language models through llms.txt unseen)."""
+        project.add_incident(body=BODY_EN.replace("A driver update.", f"A driver{char} update."))
+        assert messages(project) == [
+            f"{P}:30:9: file contains the invisible character U+{ord(char):04X} ({name}); delete it"
+        ]
+
+    @pytest.mark.parametrize(
+        ("title", "expected"),
+        [
+            ("ᏀᏢՍ failure at Acme", "the word 'ᏀᏢՍ' mixes letters of several scripts"),
+            ("Acme: ТОР of rack fails", "the word 'ТОР' is written in Cyrillic letters"),
+        ],
+    )
+    def test_lookalike_words_are_refused(self, project, title, expected):
+        project.add_incident(title=title)
+        [problem] = messages(project)
+        assert problem.startswith(f"{P}:3:8: title: {expected}"), problem
 
     def test_decomposed_korean_is_read_as_composed(self, project):
         """Text saved in NFD (as some editors do) is the same text as NFC once loaded."""
@@ -533,3 +606,23 @@ def test_prose_with_safe_links_and_code_passes(project):
     project.add_incident(body=BODY_EN.replace("A driver update.", "A driver update.\n\n" + prose))
     project.write(T, translation_text())
     assert messages(project) == []
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("http://127.0.0.1/postmortem", "not an IP address or local name"),
+        ("http://2130706433/", "not an IP address or local name"),
+        ("http://169.254.169.254/latest/meta-data/", "not an IP address or local name"),
+        ("http://[::1]/x", "not an IP address or local name"),
+        ("http://10.0.0.7/wiki", "not an IP address or local name"),
+        ("https://wiki.corp.internal/pm", "is a local name"),
+        ("http://localhost:8000/r", "not an IP address or local name"),
+        ("https://reports.acme.dev\\\\@127.0.0.1/", "a backslash is not allowed"),
+        ("https://user:secret@reports.acme.dev/pm", "user name or password"),
+    ],
+)
+def test_a_source_must_name_a_public_host(project, url, expected):
+    project.add_incident(url=f'"{url}"')
+    [problem] = messages(project)
+    assert problem.startswith(f"{P}:18:10: sources[0].url: ") and expected in problem, problem

@@ -124,7 +124,7 @@
         ? loadScript("words/" + spellHangul(start) + ".js")
         : Promise.resolve();
       parts[start] = loaded.then(function () {
-        var part = (data().words || {})[start] || { words: [], postings: [], shown: {}, lead: [], title: [] };
+        var part = (data().words || {})[start] || { words: [], postings: [], shown: {}, lead: [], title: [], often: [] };
         return window.IncidentSearch.Vocabulary.fromPart(part);
       });
     }
@@ -267,7 +267,7 @@
     });
     var page = Number(params.get("page") || "1");
     return {
-      query: params.get("q") || "",
+      query: window.IncidentSearch.boundedQuery(params.get("q") || "", TERMS.rules),
       filters: filters,
       page: page >= 1 && page === Math.floor(page) ? page : 1, // ?page=-3, ?page=x: the first
       graph: params.get("graph") === "1",
@@ -377,6 +377,8 @@
     var panel = document.querySelector("[data-il-search]");
     var input = panel.querySelector("[data-il-query]");
     var drawer = buildDrawer(panel.querySelector("[data-il-drawer-open]"));
+    // the longest question the rules read (search-core's boundedQuery cuts the rest)
+    if (TERMS.rules.max_query_chars) input.maxLength = TERMS.rules.max_query_chars;
     ui = {
       panel: panel,
       drawer: drawer,

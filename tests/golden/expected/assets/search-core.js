@@ -242,6 +242,12 @@
   };
 
   // The characters a correction keeps, and the part of the vocabulary a word is in.
+  // The part of a query the engines read: max_query_chars code points (not UTF-16 units, so
+  // the Python engine reads the same).
+  function boundedQuery(query, rules) {
+    return Array.from(query).slice(0, rules.max_query_chars).join("");
+  }
+
   function startOf(word, rules) {
     var same = rules.typo.same_start;
     return word.slice(0, HANGUL.test(word) ? same.hangul : same.latin);
@@ -254,7 +260,9 @@
     var self = this;
     var rules = this.rules;
     var analyzer = this.analyzer;
-    var raws = analyzer.rawWords(query);
+    var raws = analyzer.rawWords(boundedQuery(query, rules)).map(function (raw) {
+      return Array.from(raw).slice(0, rules.max_word_chars).join("");
+    });
     var joins = [];
     for (var i = 1; i < raws.length && rules.join_words; i++) joins.push(analyzer.stem(raws[i - 1] + raws[i]));
     return Promise.all(joins.map(function (w) { return self.frequency(w); })).then(function (counts) {
@@ -440,27 +448,30 @@
           group.terms.forEach(function (key) { self.tagged(key).forEach(function (v) { tagged.add(v); }); });
           var forms = [];
           infos.forEach(function (info) { forms.push.apply(forms, info.words); });
-          var literal, lead, title, union;
+          var literal, lead, title, often, union;
           if (group.phrase.length) {
             literal = intersect(infos.map(function (info) { return info.found; }));
             lead = intersect(infos.map(function (info) { return info.lead; }));
             tagged.forEach(function (v) { lead.add(v); });
             title = intersect(infos.map(function (info) { return info.title; }));
+            often = intersect(infos.map(function (info) { return info.often; }));
             union = new Set(literal);
           } else {
             literal = infos[0].found;
             lead = new Set();
             title = new Set();
+            often = new Set();
             union = new Set();
             infos.forEach(function (info) {
               info.found.forEach(function (v) { union.add(v); });
               info.lead.forEach(function (v) { lead.add(v); });
               info.title.forEach(function (v) { title.add(v); });
+              info.often.forEach(function (v) { often.add(v); });
             });
           }
           tagged.forEach(function (v) { union.add(v); });
           var matchedGroup = Object.assign({}, group, { forms: forms });
-          var m = { group: matchedGroup, found: union, literal: literal, lead: lead, title: title };
+          var m = { group: matchedGroup, found: union, literal: literal, lead: lead, title: title, often: often };
           if (union.size) matched.push(m);
           else dropped.push(group.typed); // no case has it, nor anything it was taken for
         });
@@ -486,6 +497,7 @@
         var bonus = self.rules.lead_bonus;
         var titleBonus = self.rules.title_bonus;
         var synonym = self.rules.synonym_weight;
+        var oftenBonus = self.rules.often.bonus;
         var scores = {};
         chosen.forEach(function (index) {
           var value = 0;
@@ -493,8 +505,9 @@
             if (!m.found.has(index)) return;
             var inLead = m.lead.has(index) ? 1 : 0;
             var inTitle = m.title.has(index) ? 1 : 0;
+            var inOften = m.often.has(index) ? 1 : 0;
             var share = m.literal.has(index) ? 1 : synonym;
-            value += weights[k] * share * (1 + bonus * inLead + titleBonus * inTitle);
+            value += weights[k] * share * (1 + bonus * inLead + titleBonus * inTitle + oftenBonus * inOften);
           });
           scores[index] = scoreKey(value);
         });
@@ -585,13 +598,15 @@
   // From a part of words/<start>.js ({words, postings}), or built in memory (tests, the index of a
   // whole small library).
   // `shown`: {word: the form cases write it in}, for the words whose stem is not that form.
-  // `lead`, `title`: for each word, the cases that have it in their lead, in their titles.
-  function Vocabulary(words, postings, shown, lead, title) {
+  // `lead`, `title`: for each word, the cases that have it in their lead, in their titles;
+  // `often`: those whose text says it often (rules.often).
+  function Vocabulary(words, postings, shown, lead, title, often) {
     this.words = words;
     this.postings = postings;
     this.shown = shown || {};
     this.lead = lead || words.map(function () { return []; });
     this.title = title || words.map(function () { return []; });
+    this.often = often || words.map(function () { return []; });
     this.freq = postings.map(function (p) { return p.length; });
   }
 
@@ -622,15 +637,17 @@
     return [];
   };
 
-  // {words, found, lead, title}: the cases with one of `words`, in their lead, in their titles.
+  // {words, found, lead, title, often}: the cases with one of `words`, in their lead, in their
+  // titles, saying it often.
   Vocabulary.prototype.info = function (words) {
-    var out = { words: words, found: new Set(), lead: new Set(), title: new Set() };
+    var out = { words: words, found: new Set(), lead: new Set(), title: new Set(), often: new Set() };
     for (var w = 0; w < words.length; w++) {
       var at = this.first(words[w]);
       if (at >= this.words.length || this.words[at] !== words[w]) continue;
       this.postings[at].forEach(function (d) { out.found.add(d); });
       this.lead[at].forEach(function (d) { out.lead.add(d); });
       this.title[at].forEach(function (d) { out.title.add(d); });
+      this.often[at].forEach(function (d) { out.often.add(d); });
     }
     return out;
   };
@@ -655,11 +672,13 @@
       this.postings.slice(from, to),
       this.shown,
       this.lead.slice(from, to),
-      this.title.slice(from, to)
+      this.title.slice(from, to),
+      this.often.slice(from, to)
     );
   };
 
-  // `docs`: [{words, lead, title}] (a case's words, and those of its lead and its titles).
+  // `docs`: [{words, lead, title, often}] (a case's words, those of its lead and its titles, and
+  // those it says often).
   Vocabulary.fromDocuments = function (docs, shown) {
     var table = {};
     function add(field, d, words) {
@@ -668,7 +687,7 @@
         var word = words[w];
         if (seen[word]) continue;
         seen[word] = true;
-        var row = table[word] || (table[word] = { postings: [], lead: [], title: [] });
+        var row = table[word] || (table[word] = { postings: [], lead: [], title: [], often: [] });
         row[field].push(d);
       }
     }
@@ -676,6 +695,7 @@
       add("postings", d, docs[d].words);
       add("lead", d, docs[d].lead || []);
       add("title", d, docs[d].title || []);
+      add("often", d, docs[d].often || []);
     }
     var words = Object.keys(table).sort();
     return new Vocabulary(
@@ -683,7 +703,8 @@
       words.map(function (w) { return table[w].postings; }),
       shown,
       words.map(function (w) { return table[w].lead; }),
-      words.map(function (w) { return table[w].title; })
+      words.map(function (w) { return table[w].title; }),
+      words.map(function (w) { return table[w].often; })
     );
   };
 
@@ -732,7 +753,8 @@
       part.postings.map(decodePositions),
       part.shown,
       part.lead.map(decodePositions),
-      part.title.map(decodePositions)
+      part.title.map(decodePositions),
+      part.often.map(decodePositions)
     );
   };
 
@@ -793,6 +815,7 @@
     Vocabulary: Vocabulary,
     memoryIndex: memoryIndex,
     startOf: startOf,
+    boundedQuery: boundedQuery,
     editDistance: editDistance,
     correction: correction,
   };

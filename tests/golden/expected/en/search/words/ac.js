@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["ac"]={"words":["acme"],"postings":["10"],"lead":["10"],"title":["10"],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["ac"]={"words":["acme"],"postings":["10"],"lead":["10"],"title":["10"],"often":[""],"shown":{}};

@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["as"]={"words":["assumption"],"postings":["1"],"lead":["1"],"title":[""],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["as"]={"words":["assumption"],"postings":["1"],"lead":["1"],"title":[""],"often":[""],"shown":{}};

@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["ch"]={"words":["change","check"],"postings":["0","000"],"lead":["0",""],"title":["",""],"shown":{"check":"checks"}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["ch"]={"words":["change","check"],"postings":["0","000"],"lead":["0",""],"title":["",""],"often":["",""],"shown":{"check":"checks"}};

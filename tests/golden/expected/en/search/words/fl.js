@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["fl"]={"words":["flap"],"postings":["2"],"lead":["2"],"title":["2"],"shown":{"flap":"flaps"}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["fl"]={"words":["flap"],"postings":["2"],"lead":["2"],"title":["2"],"often":[""],"shown":{"flap":"flaps"}};

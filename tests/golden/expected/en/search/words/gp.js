@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["gp"]={"words":["gpu"],"postings":["000"],"lead":["000"],"title":["1"],"shown":{"gpu":"gpus"}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["gp"]={"words":["gpu"],"postings":["000"],"lead":["000"],"title":["1"],"often":[""],"shown":{"gpu":"gpus"}};

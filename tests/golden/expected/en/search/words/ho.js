@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["ho"]={"words":["host"],"postings":["000"],"lead":[""],"title":[""],"shown":{"host":"hosts"}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["ho"]={"words":["host"],"postings":["000"],"lead":[""],"title":[""],"often":[""],"shown":{"host":"hosts"}};

@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["in"]={"words":["infiniband","infrastructure"],"postings":["10","10"],"lead":["10","10"],"title":["",""],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["in"]={"words":["infiniband","infrastructure"],"postings":["10","10"],"lead":["10","10"],"title":["",""],"often":["",""],"shown":{}};

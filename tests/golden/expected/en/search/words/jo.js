@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["jo"]={"words":["job"],"postings":["000"],"lead":["10"],"title":[""],"shown":{"job":"jobs"}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["jo"]={"words":["job"],"postings":["000"],"lead":["10"],"title":[""],"often":[""],"shown":{"job":"jobs"}};

@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["mi"]={"words":["miss"],"postings":["0"],"lead":["0"],"title":[""],"shown":{"miss":"missing"}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["mi"]={"words":["miss"],"postings":["0"],"lead":["0"],"title":[""],"often":[""],"shown":{"miss":"missing"}};

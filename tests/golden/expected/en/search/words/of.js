@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["of"]={"words":["off"],"postings":["1"],"lead":["1"],"title":["1"],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["of"]={"words":["off"],"postings":["1"],"lead":["1"],"title":["1"],"often":[""],"shown":{}};

@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["가"]={"words":["가정"],"postings":["1"],"lead":["1"],"title":[""],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["가"]={"words":["가정"],"postings":["1"],"lead":["1"],"title":[""],"often":[""],"shown":{}};

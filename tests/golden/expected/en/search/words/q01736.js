@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["니"]={"words":["니다"],"postings":["10"],"lead":[""],"title":[""],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["니"]={"words":["니다"],"postings":["10"],"lead":[""],"title":[""],"often":[""],"shown":{}};

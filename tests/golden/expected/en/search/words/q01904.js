@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["데"]={"words":["데이트","데이트로"],"postings":["10","10"],"lead":["","10"],"title":["",""],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["데"]={"words":["데이트","데이트로"],"postings":["10","10"],"lead":["","10"],"title":["",""],"often":["",""],"shown":{}};

@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["멈"]={"words":["멈추","멈췄습니다"],"postings":["10","10"],"lead":["",""],"title":["",""],"shown":{"멈추":"멈췄습니다"}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["멈"]={"words":["멈추","멈췄습니다"],"postings":["10","10"],"lead":["",""],"title":["",""],"often":["",""],"shown":{"멈추":"멈췄습니다"}};

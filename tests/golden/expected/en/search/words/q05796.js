@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["스"]={"words":["스트를"],"postings":["10"],"lead":[""],"title":[""],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["스"]={"words":["스트를"],"postings":["10"],"lead":[""],"title":[""],"often":[""],"shown":{}};

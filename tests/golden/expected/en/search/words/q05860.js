@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["실"]={"words":["실패","실패했습니다"],"postings":["10","10"],"lead":["10",""],"title":["",""],"shown":{"실패":"실패했습니다"}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["실"]={"words":["실패","실패했습니다"],"postings":["10","10"],"lead":["10",""],"title":["",""],"often":["",""],"shown":{"실패":"실패했습니다"}};

@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["쓰"]={"words":["쓰게"],"postings":["10"],"lead":["10"],"title":[""],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["쓰"]={"words":["쓰게"],"postings":["10"],"lead":["10"],"title":[""],"often":[""],"shown":{}};

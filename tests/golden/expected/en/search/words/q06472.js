@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["안"]={"words":["안전장치"],"postings":["0"],"lead":["0"],"title":[""],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["안"]={"words":["안전장치"],"postings":["0"],"lead":["0"],"title":[""],"often":[""],"shown":{}};

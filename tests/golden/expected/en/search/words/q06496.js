@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["애"]={"words":["애크미"],"postings":["10"],"lead":["10"],"title":["10"],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["애"]={"words":["애크미"],"postings":["10"],"lead":["10"],"title":["10"],"often":[""],"shown":{}};

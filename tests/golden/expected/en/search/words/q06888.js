@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["웨"]={"words":["웨어"],"postings":["2"],"lead":["2"],"title":[""],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["웨"]={"words":["웨어"],"postings":["2"],"lead":["2"],"title":[""],"often":[""],"shown":{}};

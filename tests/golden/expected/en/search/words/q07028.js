@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["이"]={"words":["이버","이탈","이트","이트로"],"postings":["10","1","10","10"],"lead":["10","1","","10"],"title":["","1","",""],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["이"]={"words":["이버","이탈","이트","이트로"],"postings":["10","1","10","10"],"lead":["10","1","","10"],"title":["","1","",""],"often":["","","",""],"shown":{}};

@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["체"]={"words":["체크","체크가"],"postings":["10","10"],"lead":["",""],"title":["",""],"shown":{"체크":"체크가"}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["체"]={"words":["체크","체크가"],"postings":["10","10"],"lead":["",""],"title":["",""],"often":["",""],"shown":{"체크":"체크가"}};

@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["테"]={"words":["테스트","테스트를"],"postings":["1","1"],"lead":["",""],"title":["",""],"shown":{"테스트":"테스트를"}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["테"]={"words":["테스트","테스트를"],"postings":["1","1"],"lead":["",""],"title":["",""],"often":["",""],"shown":{"테스트":"테스트를"}};

@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["패"]={"words":["패브릭","패했습니다"],"postings":["10","10"],"lead":["10",""],"title":["2",""],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["패"]={"words":["패브릭","패했습니다"],"postings":["10","10"],"lead":["10",""],"title":["2",""],"often":["",""],"shown":{}};

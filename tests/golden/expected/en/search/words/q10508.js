@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["플"]={"words":["플래핑"],"postings":["2"],"lead":["2"],"title":["2"],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["플"]={"words":["플래핑"],"postings":["2"],"lead":["2"],"title":["2"],"often":[""],"shown":{}};

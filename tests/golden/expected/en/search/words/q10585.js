@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["학"]={"words":["학습"],"postings":["10"],"lead":["10"],"title":[""],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["학"]={"words":["학습"],"postings":["10"],"lead":["10"],"title":[""],"often":[""],"shown":{}};

@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["확"]={"words":["확인","확인합니다"],"postings":["10","10"],"lead":["",""],"title":["",""],"shown":{"확인":"확인합니다"}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["확"]={"words":["확인","확인합니다"],"postings":["10","10"],"lead":["",""],"title":["",""],"often":["",""],"shown":{"확인":"확인합니다"}};

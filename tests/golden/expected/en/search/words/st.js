@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["st"]={"words":["stopp"],"postings":["000"],"lead":[""],"title":[""],"shown":{"stopp":"stopped"}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["st"]={"words":["stopp"],"postings":["000"],"lead":[""],"title":[""],"often":[""],"shown":{"stopp":"stopped"}};

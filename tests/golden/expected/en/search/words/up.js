@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["up"]={"words":["update"],"postings":["000"],"lead":["000"],"title":[""],"shown":{"update":"updates"}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["up"]={"words":["update"],"postings":["000"],"lead":["000"],"title":[""],"often":[""],"shown":{"update":"updates"}};

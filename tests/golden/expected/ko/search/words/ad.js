@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["ad"]={"words":["add"],"postings":["00"],"lead":[""],"title":[""],"shown":{"add":"added"}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["ad"]={"words":["add"],"postings":["00"],"lead":[""],"title":[""],"often":[""],"shown":{"add":"added"}};

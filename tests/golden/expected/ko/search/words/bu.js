@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["bu"]={"words":["burn","bus"],"postings":["00","1"],"lead":["","1"],"title":["","1"],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["bu"]={"words":["burn","bus"],"postings":["00","1"],"lead":["","1"],"title":["","1"],"often":["",""],"shown":{}};

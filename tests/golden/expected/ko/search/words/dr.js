@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["dr"]={"words":["drain","driver"],"postings":["000","000"],"lead":["","000"],"title":["",""],"shown":{"drain":"drained"}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["dr"]={"words":["drain","driver"],"postings":["000","000"],"lead":["","000"],"title":["",""],"often":["",""],"shown":{"drain":"drained"}};

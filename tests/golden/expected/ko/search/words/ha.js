@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["ha"]={"words":["hardware"],"postings":["2"],"lead":["2"],"title":[""],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["ha"]={"words":["hardware"],"postings":["2"],"lead":["2"],"title":[""],"often":[""],"shown":{}};

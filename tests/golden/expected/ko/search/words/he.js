@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["he"]={"words":["health"],"postings":["000"],"lead":[""],"title":[""],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["he"]={"words":["health"],"postings":["000"],"lead":[""],"title":[""],"often":[""],"shown":{}};

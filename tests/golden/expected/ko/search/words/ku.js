@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["ku"]={"words":["kubernete"],"postings":["0"],"lead":["0"],"title":[""],"shown":{"kubernete":"kubernetes"}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["ku"]={"words":["kubernete"],"postings":["0"],"lead":["0"],"title":[""],"often":[""],"shown":{"kubernete":"kubernetes"}};

@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["le"]={"words":["left"],"postings":["000"],"lead":["000"],"title":[""],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["le"]={"words":["left"],"postings":["000"],"lead":["000"],"title":[""],"often":[""],"shown":{}};

@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["li"]={"words":["link"],"postings":["2"],"lead":["2"],"title":["2"],"shown":{"link":"links"}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["li"]={"words":["link"],"postings":["2"],"lead":["2"],"title":["2"],"often":[""],"shown":{"link":"links"}};

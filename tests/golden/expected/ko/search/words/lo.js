@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["lo"]={"words":["los"],"postings":["0"],"lead":["0"],"title":["0"],"shown":{"los":"loses"}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["lo"]={"words":["los"],"postings":["0"],"lead":["0"],"title":["0"],"often":[""],"shown":{"los":"loses"}};

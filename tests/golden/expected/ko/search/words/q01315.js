@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["넣"]={"words":["넣어","넣었습니다"],"postings":["1","1"],"lead":["",""],"title":["",""],"shown":{"넣어":"넣었습니다"}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["넣"]={"words":["넣어","넣었습니다"],"postings":["1","1"],"lead":["",""],"title":["",""],"often":["",""],"shown":{"넣어":"넣었습니다"}};

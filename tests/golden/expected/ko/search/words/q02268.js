@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["드"]={"words":["드라이버","드웨어"],"postings":["10","2"],"lead":["10","2"],"title":["",""],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["드"]={"words":["드라이버","드웨어"],"postings":["10","2"],"lead":["10","2"],"title":["",""],"often":["",""],"shown":{}};

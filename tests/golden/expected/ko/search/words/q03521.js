@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["링"]={"words":["링크"],"postings":["2"],"lead":["2"],"title":["2"],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["링"]={"words":["링크"],"postings":["2"],"lead":["2"],"title":["2"],"often":[""],"shown":{}};

@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["번"]={"words":["번인"],"postings":["1"],"lead":[""],"title":[""],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["번"]={"words":["번인"],"postings":["1"],"lead":[""],"title":[""],"often":[""],"shown":{}};

@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["벡"]={"words":["벡스"],"postings":["0"],"lead":["0"],"title":[""],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["벡"]={"words":["벡스"],"postings":["0"],"lead":["0"],"title":[""],"often":[""],"shown":{}};

@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["뺐"]={"words":["뺐습니","뺐습니다"],"postings":["10","10"],"lead":["",""],"title":["",""],"shown":{"뺐습니":"뺐습니다"}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["뺐"]={"words":["뺐습니","뺐습니다"],"postings":["10","10"],"lead":["",""],"title":["",""],"often":["",""],"shown":{"뺐습니":"뺐습니다"}};

@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["업"]={"words":["업데이트","업데이트로"],"postings":["10","10"],"lead":["10","10"],"title":["",""],"shown":{"업데이트":"업데이트로"}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["업"]={"words":["업데이트","업데이트로"],"postings":["10","10"],"lead":["10","10"],"title":["",""],"often":["",""],"shown":{"업데이트":"업데이트로"}};

@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["인"]={"words":["인프라","인합니다"],"postings":["10","10"],"lead":["10",""],"title":["",""],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["인"]={"words":["인프라","인합니다"],"postings":["10","10"],"lead":["10",""],"title":["",""],"often":["",""],"shown":{}};

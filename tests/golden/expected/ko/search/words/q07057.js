@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["작"]={"words":["작업","작업이"],"postings":["10","10"],"lead":["10",""],"title":["",""],"shown":{"작업":"작업이"}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["작"]={"words":["작업","작업이"],"postings":["10","10"],"lead":["10",""],"title":["",""],"often":["",""],"shown":{"작업":"작업이"}};

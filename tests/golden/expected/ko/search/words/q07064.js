@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["잘"]={"words":["잘못","잘못된"],"postings":["0","0"],"lead":["0","0"],"title":["",""],"shown":{"잘못":"잘못된"}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["잘"]={"words":["잘못","잘못된"],"postings":["0","0"],"lead":["0","0"],"title":["",""],"often":["",""],"shown":{"잘못":"잘못된"}};

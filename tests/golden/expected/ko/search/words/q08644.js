@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["췄"]={"words":["췄습니다"],"postings":["10"],"lead":[""],"title":[""],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["췄"]={"words":["췄습니다"],"postings":["10"],"lead":[""],"title":[""],"often":[""],"shown":{}};

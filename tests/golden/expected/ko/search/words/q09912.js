@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["트"]={"words":["트로","트를"],"postings":["10","10"],"lead":["10",""],"title":["",""],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["트"]={"words":["트로","트를"],"postings":["10","10"],"lead":["10",""],"title":["",""],"often":["",""],"shown":{}};

@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["하"]={"words":["하드웨어"],"postings":["2"],"lead":["2"],"title":[""],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["하"]={"words":["하드웨어"],"postings":["2"],"lead":["2"],"title":[""],"often":[""],"shown":{}};

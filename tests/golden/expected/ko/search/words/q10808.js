@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["호"]={"words":["호스트","호스트를"],"postings":["10","10"],"lead":["",""],"title":["",""],"shown":{"호스트":"호스트를"}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["호"]={"words":["호스트","호스트를"],"postings":["10","10"],"lead":["",""],"title":["",""],"often":["",""],"shown":{"호스트":"호스트를"}};

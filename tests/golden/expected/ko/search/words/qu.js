@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["qu"]={"words":["quorum"],"postings":["0"],"lead":["0"],"title":["0"],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["qu"]={"words":["quorum"],"postings":["0"],"lead":["0"],"title":["0"],"often":[""],"shown":{}};

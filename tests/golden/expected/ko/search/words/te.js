@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["te"]={"words":["test"],"postings":["00"],"lead":[""],"title":[""],"shown":{}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["te"]={"words":["test"],"postings":["00"],"lead":[""],"title":[""],"often":[""],"shown":{}};

@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["tr"]={"words":["train"],"postings":["10"],"lead":["10"],"title":[""],"shown":{"train":"training"}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["tr"]={"words":["train"],"postings":["10"],"lead":["10"],"title":[""],"often":[""],"shown":{"train":"training"}};

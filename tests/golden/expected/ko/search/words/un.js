@@ -1,1 +1,1 @@
-window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["un"]={"words":["unusable","unverifi"],"postings":["000","1"],"lead":["000","1"],"title":["",""],"shown":{"unverifi":"unverified"}};
+window.IncidentLibraryData=window.IncidentLibraryData||{};(window.IncidentLibraryData.words=window.IncidentLibraryData.words||{})["un"]={"words":["unusable","unverifi"],"postings":["000","1"],"lead":["000","1"],"title":["",""],"often":["",""],"shown":{"unverifi":"unverified"}};
