@@ -133,7 +133,9 @@ def test_strict_refuses_a_build_without_its_address_and_builds_one_with_it(tmp_p
     entries = ET.parse(site / "sitemap.xml").getroot().findall("s:url", ns)
     urls = {u.find("s:loc", ns).text: u for u in entries}
     case = urls[f"{base}ko/cases/globex-etcd-outage.html"]
-    assert {link.attrib["hreflang"]: link.attrib["href"] for link in case.findall("x:link", ns)} == {
+    assert {
+        link.attrib["hreflang"]: link.attrib["href"] for link in case.findall("x:link", ns)
+    } == {
         "ko": f"{base}ko/cases/globex-etcd-outage.html",
         "en": f"{base}en/cases/globex-etcd-outage.html",
         "x-default": f"{base}index.html",

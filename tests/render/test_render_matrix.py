@@ -214,7 +214,10 @@ def test_headers_and_the_data_the_script_reads():
         in (box.attributes["class"])
     )
     # column labels slant in a span; a row label's words each in a span that never breaks
-    assert [a.text() for a in tree.css("thead th .il-matrix__slant a")] == ["GPU 고장", "잘못된 변경"]
+    assert [a.text() for a in tree.css("thead th .il-matrix__slant a")] == [
+        "GPU 고장",
+        "잘못된 변경",
+    ]
     row = tree.css_first('tbody tr[data-term="infiniband-fabric"] th')
     assert [s.text() for s in row.css(".il-matrix__word")] == ["InfiniBand", "패브릭"]
     assert row.text() == "InfiniBand 패브릭"
