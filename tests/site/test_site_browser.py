@@ -70,6 +70,7 @@ STATES = [
     ("library, filtered", "en/index.html?cause=gpu-failure&organization=acme", None),
     ("library, searching", "ko/index.html?q=gpu", None),
     ("library, searching", "en/index.html?q=driver%20update", None),
+    ("library, partial matches", "en/index.html?q=etcd%20quorum%20driver", "partial"),
     ("library, drawer open", "ko/index.html?cause=gpu-failure", "drawer"),
     ("library, graph open", "ko/index.html?graph=1&cause=gpu-failure", "graph"),
     ("library, graph open", "en/index.html?graph=1", "graph"),
@@ -98,6 +99,8 @@ def reach(page, action: str | None, width: int) -> bool:
         page.wait_for_selector("[data-il-library][data-il-ready='true']")
         page.click(".il-filter-button")
         page.wait_for_selector(".il-library.il-drawer-open")
+    elif action == "partial":
+        page.click(".il-partial > summary")  # the cases matching part of the query, opened
     elif action == "header-search":
         page.focus("#il-header-query")
         page.keyboard.type("etcd")
