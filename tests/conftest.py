@@ -27,6 +27,8 @@ SLOWEST_FIRST = [
     "tests/site/test_site_browser.py",
     "tests/site/test_site_case_page.py",
     "tests/site/test_site_reader.py",
+    "tests/site/test_site_header.py",
+    "tests/site/test_site_library_page.py",
     "tests/site/test_site_graph.py",
     "tests/site/test_site_matrix.py",
     "tests/adapters/test_adapters_publish.py",
