@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: site test check serve schema test-tools clean
+.PHONY: site test test-library check serve schema test-tools clean
 
 $(STAMP): pyproject.toml requirements.lock
 	@sh scripts/bootstrap-venv.sh "$(PYTHON)" "$(VENV)"
@@ -20,6 +20,13 @@ site: $(STAMP)
 ## check: validate the taxonomy and incidents
 check: $(STAMP)
 	$(BIN)/incidents check
+
+## test-library: what a new or edited case or term can break, in under a minute: the strict
+## check, the committed schema and the tests that read the library (tests/library-tests.txt)
+test-library: $(STAMP)
+	$(BIN)/incidents check --strict
+	$(BIN)/incidents schema --check
+	$(BIN)/python -m pytest -q -p no:cacheprovider @tests/library-tests.txt
 
 ## serve: live preview at http://127.0.0.1:8000
 serve: $(STAMP)

@@ -11,7 +11,7 @@ import click
 
 from .languages import LANGS
 from .load.files import ProjectPaths, select_incident_files
-from .pipeline.check_result import Report, ResultStore, only_files
+from .pipeline.check_result import Report, ResultStore, incident_stem, only_files
 from .validate.diagnostics import printable
 
 if TYPE_CHECKING:
@@ -91,13 +91,7 @@ def check(
             return
         paths = (*paths, *found)
     if paths:
-        only, problems = select_incident_files(project, list(paths))
-        for problem in problems:
-            click.echo(problem)
-        if problems:
-            noun = "path names" if len(problems) == 1 else "paths name"
-            click.echo(f"check failed: {len(problems)} {noun} no incident file", err=True)
-            sys.exit(1)
+        only = _selected(project, paths, "check")
     today = date.today()
     store = None if no_cache else ResultStore(project, today)
     report = store.lookup() if store is not None else None
@@ -128,6 +122,19 @@ def check(
         )
         sys.exit(1)
     click.echo(f"ok: {summary}", err=True)
+
+
+def _selected(project: ProjectPaths, paths: tuple[Path, ...], command: str) -> frozenset[str]:
+    """The incident files PATHS name (display paths), or exit 1 naming each path that names
+    none."""
+    only, problems = select_incident_files(project, list(paths))
+    for problem in problems:
+        click.echo(problem)
+    if problems:
+        noun = "path names" if len(problems) == 1 else "paths name"
+        click.echo(f"{command} failed: {len(problems)} {noun} no incident file", err=True)
+        sys.exit(1)
+    return only
 
 
 def _cell(value: object) -> object:
@@ -367,7 +374,13 @@ def build(root: Path, strict: bool, site_dir: Path | None) -> None:
 
 @main.command()
 @ROOT_OPTION
-@click.option("--dev-addr", default="127.0.0.1:8000", show_default=True)
+@click.option(
+    "--dev-addr",
+    default="127.0.0.1:8000",
+    show_default=True,
+    metavar="HOST:PORT",
+    help="Address and port to serve the preview on.",
+)
 def serve(root: Path, dev_addr: str) -> None:
     """Preview the site with live reload (same as `mkdocs serve`)."""
     from .adapters.mkdocs.commands import serve_site
@@ -389,49 +402,56 @@ def mcp(root: Path, exports: Path | None, site_url: str | None) -> None:
     """Serve the library to coding agents over the Model Context Protocol (stdio).
 
     Register it with an agent as a command: `incidents mcp --root /path/to/repo`. Problems are
-    reported on standard error; standard output carries the protocol."""
+    reported on standard error; standard output carries the protocol. The server answers at once
+    and reads the library behind it; incidents whose files have errors are left out."""
     from .adapters import mcp as server
-    from .agent.catalogue import Catalogue
-    from .load.export import ExportError
+    from .agent import loading
 
-    if exports is not None:
-        try:
-            catalogue = Catalogue.from_export(exports, site_url)
-        except ExportError as exc:
-            click.echo(f"incidents mcp: {exc}", err=True)
-            sys.exit(1)
-    else:
-        library = _load_library(root, err=True)
-        catalogue = Catalogue(
-            library, site_url if site_url is not None else server.site_url_of(root)
-        )
-    checker = None
-    if exports is None:
-        from functools import cache
+    def report(line: str) -> None:
+        click.echo(line, err=True)
 
-        from .audit.runner import Checker
-
-        @cache
-        def checker() -> Checker:
-            return Checker.of_library(root, catalogue.library, catalogue.site_url)
-
-    server.run(catalogue, checker)
+    try:
+        if exports is not None:
+            source = loading.from_export(exports, site_url, report)
+        else:
+            url = site_url if site_url is not None else server.site_url_of(root)
+            source = loading.from_root(root, url, report)
+    except loading.StartError as exc:
+        for line in exc.lines:
+            click.echo(line, err=True)
+        click.echo("incidents mcp: cannot start", err=True)
+        sys.exit(1)
+    server.run(source)
 
 
 @main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @ROOT_OPTION
 @click.option("--timeout", type=float, default=15.0, show_default=True, help="Seconds per URL.")
 @click.option("--jobs", type=int, default=8, show_default=True, help="URLs asked for at once.")
 @FORMAT_OPTION
-def links(root: Path, timeout: float, jobs: int, output_format: str) -> None:
-    """Ask every source URL the cases cite whether it is still there (goes to the network;
-    never part of check, build or the tests). Gone or unreachable: an error; refused or a
-    server error: a warning."""
-    from .adapters.source_links import check_links, sources_of
+def links(
+    paths: tuple[Path, ...], root: Path, timeout: float, jobs: int, output_format: str
+) -> None:
+    """Ask every source URL the cases cite (or only those of PATHS, as `check` takes them)
+    whether it is still there (goes to the network; never part of check, build or the tests).
+    Gone or unreachable: an error; refused or a server error: a warning. Offline, it says the
+    network is unreachable (exit 2) instead of reporting every source gone."""
+    from .adapters.source_links import Unreachable, check_links, sources_of
 
+    project = ProjectPaths.at(root)
+    only = _selected(project, paths, "links") if paths else None
     library = _load_library(root)
-    sources = sources_of(library.incidents, ProjectPaths.at(root).root)
-    problems = check_links(sources, timeout, jobs)
+    wanted = None if only is None else {incident_stem(p) for p in only}
+    chosen = [i for i in library.incidents if wanted is None or incident_stem(i.path) in wanted]
+    ids = {i.meta.id for i in chosen}
+    others = [s.url for i in library.incidents if i.meta.id not in ids for s in i.meta.sources]
+    sources = sources_of(chosen, project.root)
+    try:
+        problems = check_links(sources, timeout, jobs, others=others)
+    except Unreachable as exc:
+        click.echo(f"links: {exc}", err=True)
+        sys.exit(2)
     _report(tuple(problems), output_format)
     errors = sum(1 for p in problems if p.severity == "error")
     urls = len({s.url for s in sources})
@@ -567,9 +587,13 @@ def terms(facet: str | None, root: Path, lang: str) -> None:
         except CatalogueError as exc:
             click.echo(f"incidents terms: {exc}", err=True)
             sys.exit(2)
+        terms = list(listed.terms)
+        while listed.next_offset is not None:  # the catalogue answers a page at a time
+            listed = catalogue.terms(name, lang, offset=listed.next_offset)
+            terms += listed.terms
         click.echo(f"{listed.facet} ({listed.label}): {listed.description}")
-        width = max((len(t.id) for t in listed.terms), default=0)
-        for term in listed.terms:
+        width = max((len(t.id) for t in terms), default=0)
+        for term in terms:
             aliases = f"  (also: {', '.join(term.aliases)})" if term.aliases else ""
             parent = f"  [under {term.parent}]" if term.parent else ""
             click.echo(f"  {term.id:<{width}}  {term.cases:>4}  {term.label}{parent}{aliases}")

@@ -163,7 +163,7 @@ A driver update.
 
 ## Detection
 
-Health checks failed.
+Health checks failed on 511 hosts with 4,088 GPUs.
 
 ## Actions
 
@@ -189,7 +189,7 @@ BODY_KO = """\
 
 ## 감지
 
-헬스 체크가 실패했습니다.
+호스트 511대, GPU 4,088개에서 헬스 체크가 실패했습니다.
 
 ## 조치
 
@@ -209,7 +209,7 @@ def incident_text(
     incident_id: str = "acme-gpu-outage",
     *,
     lang: str = "en",
-    title: str = "Acme: GPUs fall off the bus",
+    title: str | None = None,
     occurred: str = "2024-03-01",
     organization: str = "acme",
     domain: str = "[ai-infra]",
@@ -222,11 +222,12 @@ def incident_text(
     body: str | None = None,
 ) -> str:
     body = body if body is not None else (BODY_EN if lang == "en" else BODY_KO)
+    title = title if title is not None else TITLES[lang]
     return (
         "---\n"
         f"id: {incident_id}\n"
         f'title: "{title}"\n'
-        'summary: "Driver updates left GPUs unusable."\n'
+        f'summary: "{SUMMARIES[lang]}"\n'
         f"lang: {lang}\n"
         f"occurred: {occurred}\n"
         "published: 2024-04-02\n"
@@ -249,14 +250,18 @@ def incident_text(
     )
 
 
-def translation_text(
-    lang: str = "ko", title: str = "애크미: GPU 이탈", body: str | None = None
-) -> str:
+def translation_text(lang: str = "ko", title: str | None = None, body: str | None = None) -> str:
     body = body if body is not None else (BODY_KO if lang == "ko" else BODY_EN)
-    return (
-        f'---\ntitle: "{title}"\nsummary: "드라이버 업데이트로 GPU를 못 쓰게 됐습니다."\n---\n\n'
-        + body.format(name="x")
-    )
+    title = title if title is not None else TITLES[lang]
+    return f'---\ntitle: "{title}"\nsummary: "{SUMMARIES[lang]}"\n---\n\n' + body.format(name="x")
+
+
+# A case's title and summary in each language (a file's own language, or the checker warns).
+TITLES = {"en": "Acme: GPUs fall off the bus", "ko": "애크미: GPU 이탈"}
+SUMMARIES = {
+    "en": "Driver updates left GPUs unusable.",
+    "ko": "드라이버 업데이트로 GPU를 못 쓰게 됐습니다.",
+}
 
 
 @dataclass

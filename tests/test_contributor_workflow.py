@@ -60,19 +60,8 @@ TRANSLATION = {
     },
 }
 
-# The tests that read the repository's incidents or taxonomy (see `git grep 'REPO /'`), less
-# those of their files that read neither (the whole suite's collection, the test runner's own).
-LIBRARY_TESTS = [
-    "tests/load/test_load_taxonomy.py",
-    "tests/outputs/test_outputs_schema.py",
-    "tests/bench/test_bench_generate.py",
-    "tests/agent/test_agent_catalogue.py",
-    "tests/adapters/test_cli.py",
-    "tests/test_workflows.py",
-    "--deselect=tests/test_workflows.py::test_the_test_command_collects_every_test_file",
-    "--deselect=tests/test_workflows.py::"
-    "test_tests_that_fork_run_where_no_other_thread_runs_and_report_back",
-]
+# The tests that read the repository's incidents or taxonomy, as `make test-library` runs them.
+LIBRARY_TESTS = "@tests/library-tests.txt"
 
 
 def copy_of_repository(target: Path) -> Path:
@@ -106,74 +95,167 @@ def fill(text: str, content: dict) -> str:
     return f"{head}\n{body}\n"
 
 
-def test_a_new_term_organization_and_incident_pass_the_checks_and_tests(tmp_path):
-    repo = copy_of_repository(tmp_path / "repo")
-    env = {**os.environ, "PYTHONPATH": str(repo), "INCIDENTS_JOBS": "1"}
+class Contributor:
+    """A contributor's copy of the repository and the commands they run in it."""
 
-    def run(*args: str) -> subprocess.CompletedProcess:
+    def __init__(self, repo: Path) -> None:
+        self.repo = repo
+        self.env = {**os.environ, "PYTHONPATH": str(repo), "INCIDENTS_JOBS": "1"}
+
+    def run(self, *args: str) -> subprocess.CompletedProcess:
         return subprocess.run(
-            args, cwd=repo, env=env, capture_output=True, text=True, encoding="utf-8", timeout=900
+            args,
+            cwd=self.repo,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            timeout=900,
         )
 
-    def incidents(*args: str) -> subprocess.CompletedProcess:
-        return run(sys.executable, "-m", "generator.cli", *args)
+    def incidents(self, *args: str) -> subprocess.CompletedProcess:
+        return self.run(sys.executable, "-m", "generator.cli", *args)
 
-    taxonomy = repo / "taxonomy.yml"
-    text = taxonomy.read_text(encoding="utf-8")
-    for facet_line, term in NEW_TERMS.items():
-        start = text.index(facet_line)
-        following = text.find("\n  - id: ", start + len(facet_line))
-        end = following + 1 if following != -1 else len(text)
-        text = text[:end].rstrip("\n") + "\n" + term + text[end:]
-    taxonomy.write_text(text, encoding="utf-8")
-    assert incidents("schema").returncode == 0
+    def propose_terms(self) -> None:
+        """The new organization and symptom, and `incidents schema`, as section 6 says."""
+        taxonomy = self.repo / "taxonomy.yml"
+        text = taxonomy.read_text(encoding="utf-8")
+        for facet_line, term in NEW_TERMS.items():
+            start = text.index(facet_line)
+            following = text.find("\n  - id: ", start + len(facet_line))
+            end = following + 1 if following != -1 else len(text)
+            text = text[:end].rstrip("\n") + "\n" + term + text[end:]
+        taxonomy.write_text(text, encoding="utf-8")
+        assert self.incidents("schema").returncode == 0
 
-    made = incidents(
-        "new",
-        "zorblax-ai-truncated-checkpoints-2025",
-        "--lang",
-        "en",
-        "--organization",
-        "zorblax-ai",
-        "--domain",
-        "ai-infra",
-        "--term",
-        "report_kind=incident-postmortem",
-        "--term",
-        "symptom=unreadable-checkpoint",
-        "--term",
-        "cause=software-bug",
-        "--term",
-        "component=storage",
-        "--occurred",
-        "2025-02",
-        "--published",
-        "2025-03-10",
-        "--source-url",
-        "https://zorblax-ai.dev/blog/truncated-checkpoints",
-        "--no-interactive",
-    )
-    assert made.returncode == 0, made.stdout + made.stderr
-    original = repo / "incidents/zorblax-ai-truncated-checkpoints-2025.md"
-    translation = repo / "incidents/zorblax-ai-truncated-checkpoints-2025.ko.md"
-    text = fill(original.read_text(encoding="utf-8"), ORIGINAL)
-    text = text.replace(
-        'title: "TODO: title of the report, as published"',
-        'title: "Truncated checkpoints at Zorblax AI"',
-    )
-    text = text.replace('publisher: "TODO: who published it"', "publisher: Zorblax AI")
-    text = text.replace("date: TODO", "date: 2025-03-10")
-    original.write_text(text, encoding="utf-8")
-    translation.write_text(fill(translation.read_text(encoding="utf-8"), TRANSLATION))
+    def write_case(self) -> tuple[Path, Path]:
+        """The new case scaffolded with `incidents new` and filled in, in both languages."""
+        made = self.incidents(
+            "new",
+            "zorblax-ai-truncated-checkpoints-2025",
+            "--lang",
+            "en",
+            "--organization",
+            "zorblax-ai",
+            "--domain",
+            "ai-infra",
+            "--term",
+            "report_kind=incident-postmortem",
+            "--term",
+            "symptom=unreadable-checkpoint",
+            "--term",
+            "cause=software-bug",
+            "--term",
+            "component=storage",
+            "--occurred",
+            "2025-02",
+            "--published",
+            "2025-03-10",
+            "--source-url",
+            "https://zorblax-ai.dev/blog/truncated-checkpoints",
+            "--no-interactive",
+        )
+        assert made.returncode == 0, made.stdout + made.stderr
+        original = self.repo / "incidents/zorblax-ai-truncated-checkpoints-2025.md"
+        translation = self.repo / "incidents/zorblax-ai-truncated-checkpoints-2025.ko.md"
+        text = fill(original.read_text(encoding="utf-8"), ORIGINAL)
+        text = text.replace(
+            'title: "TODO: title of the report, as published"',
+            'title: "Truncated checkpoints at Zorblax AI"',
+        )
+        text = text.replace('publisher: "TODO: who published it"', "publisher: Zorblax AI")
+        text = text.replace("date: TODO", "date: 2025-03-10")
+        original.write_text(text, encoding="utf-8")
+        translation.write_text(
+            fill(translation.read_text(encoding="utf-8"), TRANSLATION), encoding="utf-8"
+        )
+        return original, translation
 
-    checked = incidents("check", "--strict")
+
+def test_a_new_term_organization_and_incident_pass_the_checks_and_tests(tmp_path):
+    me = Contributor(copy_of_repository(tmp_path / "repo"))
+    me.propose_terms()
+    me.write_case()
+    checked = me.incidents("check", "--strict")
     assert checked.returncode == 0, checked.stdout + checked.stderr
     count = len([p for p in (REPO / "incidents").glob("*.md") if p.name.count(".") == 1])
     assert f"ok: {count + 1} incidents checked, 0 error(s), 0 warning(s)" in checked.stderr
-    built = incidents("build")
+    built = me.incidents("build")
     assert built.returncode == 0, built.stdout + built.stderr
-    assert (repo / "site/en/cases/zorblax-ai-truncated-checkpoints-2025.html").is_file()
-    assert (repo / "site/ko/organization/zorblax-ai.html").is_file()
+    assert (me.repo / "site/en/cases/zorblax-ai-truncated-checkpoints-2025.html").is_file()
+    assert (me.repo / "site/ko/organization/zorblax-ai.html").is_file()
 
-    tests = run(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *LIBRARY_TESTS)
+    tests = me.run(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", LIBRARY_TESTS)
     assert tests.returncode == 0, tests.stdout[-4000:]
+
+
+def test_each_path_catches_what_the_whole_library_check_catches(tmp_path):
+    """Four mistakes a review used to catch only by reading: a copy of a case under a new id, a
+    section that talks about the report, an English summary left in the translation and a
+    scale figure the text contradicts. Each fails the check CONTRIBUTING tells a contributor to
+    run on their file (`incidents check --strict <path>`, which the pre-commit hook runs too),
+    `--changed`, and the whole library's (the pull request's), with the same lines."""
+    me = Contributor(copy_of_repository(tmp_path / "repo"))
+    me.propose_terms()
+    for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-qm", "base"]):
+        me.run("git", "-c", "user.email=a@b", "-c", "user.name=a", *args)
+    original, translation = me.write_case()
+    filled = original.read_text(encoding="utf-8"), translation.read_text(encoding="utf-8")
+    name = "incidents/zorblax-ai-truncated-checkpoints-2025"
+
+    def caught(path: str, expected: str) -> None:
+        reports = {}
+        for how, args in (
+            ("path", ["check", "--strict", path]),
+            ("--changed", ["check", "--strict", "--changed"]),
+            ("library", ["check", "--strict"]),
+        ):
+            done = me.incidents(*args)
+            assert done.returncode == 1, (how, done.stdout, done.stderr)
+            reports[how] = [line for line in done.stdout.splitlines() if expected in line]
+        assert reports["path"], (expected, reports)
+        assert reports["path"] == reports["--changed"] == reports["library"], reports
+
+    # A section that only says the report is silent, in both languages.
+    original.write_text(
+        filled[0].replace(
+            ORIGINAL["sections"]["Detection"],
+            "The report does not say how the failure was first noticed.",
+        ),
+        encoding="utf-8",
+    )
+    translation.write_text(
+        filled[1].replace(
+            TRANSLATION["sections"]["감지"], "보고서에는 처음 어떻게 감지했는지 나오지 않습니다."
+        ),
+        encoding="utf-8",
+    )
+    caught(f"{name}.md", "'## Detection' only says that the sources do not cover it")
+    caught(f"{name}.md", "'## 감지' only says that the sources do not cover it")
+    original.write_text(filled[0], encoding="utf-8")
+
+    # An English summary in the Korean file, reworded rather than copied.
+    english = "A quota truncated 3 checkpoints; the 2,048-GPU job waited 14 hours to resume."
+    translation.write_text(filled[1].replace(TRANSLATION["summary"], english), encoding="utf-8")
+    caught(f"{name}.md", "summary reads as English in a Korean file")
+    translation.write_text(filled[1], encoding="utf-8")
+
+    # A scale figure that contradicts the text (2,048 GPUs).
+    original.write_text(filled[0].replace("scale: {}", "scale:\n  gpus: 400"), encoding="utf-8")
+    caught(f"{name}.md", "scale.gpus: 400 is not in the text")
+    original.write_text(filled[0], encoding="utf-8")
+
+    # A verbatim copy of a case under a new id that sorts before it.
+    copied = sorted(p for p in (me.repo / "incidents").glob("*.ko.md"))[0]
+    copied_id = copied.name.split(".")[0]
+    copy = f"incidents/aaa-copy-of-{copied_id}"
+    text = (copied.parent / f"{copied_id}.md").read_text(encoding="utf-8")
+    (me.repo / f"{copy}.md").write_text(
+        text.replace(f"id: {copied_id}\n", f"id: aaa-copy-of-{copied_id}\n"), encoding="utf-8"
+    )
+    (me.repo / f"{copy}.ko.md").write_text(copied.read_text(encoding="utf-8"), encoding="utf-8")
+    caught(f"{copy}.md", f"{copy}.md:")
+    caught(
+        f"{copy}.md",
+        f"is it the same incident? If they are different incidents, add distinct_from: [{copied_id}]",
+    )

@@ -153,3 +153,65 @@ def test_the_matcher():
     assert matches("a …", "a 54 incidents")
     assert not matches("a\nd", "a\nb\nd")
     assert matches("…\nx\n…", "x")
+
+
+def worked_examples() -> dict[str, str]:
+    """CONTRIBUTING's finished incident files, by language: the fenced Markdown blocks that
+    hold a whole incident."""
+    text = (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```markdown\n(---\n.*?)^```$", text, re.S | re.M)
+    return {re.search(r"^lang: (\w+)$", b, re.M).group(1): b for b in blocks}
+
+
+def as_translation(original: str) -> str:
+    """An original's title, summary and body as a translation file holds them."""
+    head, _, body = original[len("---\n") :].partition("\n---\n")
+    kept = [line for line in head.splitlines() if line.startswith(("title:", "summary:"))]
+    return "---\n" + "\n".join(kept) + "\n---\n" + body
+
+
+def proposed_term() -> str:
+    """CONTRIBUTING's example of a new organization term (section 6), as taxonomy.yml holds it."""
+    text = (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    (block,) = set(re.findall(r"^```yaml\n(      - id: acme\n.*?)^```$", text, re.S | re.M))
+    return block
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_worked_example_passes_once_its_two_pointed_out_problems_are_fixed(lang, tmp_path):
+    """Each language's example, with the other as its translation, passes `check --strict`
+    once 'acme' is proposed as section 6 shows and the invented acme.example address (which
+    the text says is flagged) is a real one: it follows every rule it teaches."""
+    examples = worked_examples()
+    assert sorted(examples) == ["en", "ko"]
+    other = "en" if lang == "ko" else "ko"
+    library = fresh_library(tmp_path / "library")
+    taxonomy = library / "taxonomy.yml"
+    text = taxonomy.read_text(encoding="utf-8")
+    start = text.index("  - id: organization\n")
+    end = text.index("\n  - id: ", start + 1) + 1
+    taxonomy.write_text(text[:end] + proposed_term() + text[end:], encoding="utf-8")
+    name = "incidents/acme-etcd-quorum-loss-2024"
+    real = examples[lang].replace("https://acme.example/", "https://acme.dev/")
+    (library / f"{name}.md").write_text(real, encoding="utf-8")
+    (library / f"{name}.{other}.md").write_text(as_translation(examples[other]), encoding="utf-8")
+    output = run(f".venv/bin/incidents check --strict {name}.md", library)
+    assert matches("ok: … incidents checked, 0 error(s), 0 warning(s)", output), output
+
+
+def test_the_sections_of_contributing_that_other_files_point_to_exist():
+    """taxonomy.yml sends contributors to CONTRIBUTING's "Proposing a term" and "Adding a facet";
+    a pointer to a heading that does not exist leaves them with nothing."""
+    headings = {
+        re.sub(r"^#+\s+(?:[\d.]+\s+)?", "", line).strip()
+        for line in (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8").splitlines()
+        if line.startswith("#")
+    }
+    pointer = re.compile(r'CONTRIBUTING(?:\.md)?,? \(?"([^"]+)"')
+    named = {
+        (path.name, title)
+        for path in [REPO / "taxonomy.yml", *sorted((REPO / "generator").rglob("*.py"))]
+        for title in pointer.findall(path.read_text(encoding="utf-8"))
+    }
+    assert ("taxonomy.yml", "Adding a facet") in named
+    assert [(name, title) for name, title in sorted(named) if title not in headings] == []

@@ -1,6 +1,6 @@
 """Link integrity of a built site: every internal link and anchor must resolve (reads the site):
-the links of its HTML pages, and those of its Markdown for language models (llms.txt,
-llms-full.txt and every case's .md)."""
+the links of its HTML pages, and those of its Markdown for language models (llms.txt, each
+language's llms-full.txt, and the .md beside every case, facet and term page)."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def broken_links(site: Path) -> list[str]:
         collector = _Collector()
         collector.feed(path.read_text(encoding="utf-8"))
         pages[url] = collector
-    for path in sorted([*site.glob("llms*.txt"), *site.rglob("*.md")]):
+    for path in sorted([*site.rglob("llms*.txt"), *site.rglob("*.md")]):
         collector = _Collector()
         collector.refs = _MARKDOWN_LINK.findall(path.read_text(encoding="utf-8"))
         pages[path.relative_to(site).as_posix()] = collector

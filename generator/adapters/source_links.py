@@ -114,17 +114,50 @@ def fetch(url: str, timeout: float) -> Answer:
     return Answer(None, "no answer")  # pragma: no cover - the loop always returns
 
 
+class Unreachable(Exception):
+    """Nothing answered, and the network itself looks unreachable: no source can be judged."""
+
+
+def resolves(host: str) -> bool:
+    """Whether `host`'s name resolves (asks only the resolver, no server)."""
+    try:
+        return bool(socket.getaddrinfo(host, 443, proto=socket.IPPROTO_TCP))
+    except (OSError, UnicodeError):
+        return False
+
+
+# Other sources' hosts asked for their address when every URL asked failed: one that resolves
+# shows the network works, so the failures are the sources' own.
+PROBED_HOSTS = 5
+
+
 def check_links(
     sources: list[Source],
     timeout: float = 15.0,
     jobs: int = 8,
     get: Callable[[str, float], Answer] = fetch,
+    others: Iterable[str] = (),
+    resolve: Callable[[str], bool] = resolves,
 ) -> list[Diagnostic]:
     """A diagnostic for each source that is gone (error) or refused or failing (warning); each
-    URL is asked for once however many cases cite it."""
+    URL is asked for once however many cases cite it.
+
+    Raises Unreachable when no URL answered at all and neither did the names of up to
+    PROBED_HOSTS of `others` (the library's other source URLs): offline, every source would
+    otherwise be reported gone."""
     urls = sorted({s.url for s in sources})
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         answers = dict(zip(urls, pool.map(lambda u: get(u, timeout), urls), strict=True))
+    unanswered = [a for a in answers.values() if a.reason.startswith("no answer")]
+    if unanswered and all(a.status is None for a in answers.values()):
+        asked = {urllib.parse.urlsplit(u).hostname for u in urls}
+        hosts = sorted({urllib.parse.urlsplit(u).hostname for u in others} - asked - {None})
+        if not any(resolve(host) for host in hosts[:PROBED_HOSTS]):
+            raise Unreachable(
+                f"none of the {len(urls)} source URL(s) answered ({unanswered[0].reason}) "
+                "and no other source's name resolves: the network is unreachable from here; "
+                "run it again when online"
+            )
     problems = []
     for source in sources:
         answer = answers[source.url]

@@ -1,184 +1,103 @@
-"""What an agent can ask of the library: search, read a case, list a facet's terms, related cases
-and the components that recur in a set of cases. Pure: the agent server (adapters/mcp.py) is a
-thin wrapper, and tests call this directly.
+"""What an agent can ask of the library: search or list cases (by words, facets, dates and the
+language they were written in, a page at a time, with counts per facet), read a case, list a
+facet's terms, related cases and the components that recur in a set of cases. Pure: the agent
+server (adapters/mcp.py) is a thin wrapper, and tests call this directly.
 
 The search is the site's own (generator/search, on the corpus the site's search data is written
-from), so an agent and a reader of the site get the same cases in the same order. Every bad
-argument raises `CatalogueError` with a message that says what was wrong and, where one exists,
-what was probably meant.
+from), so an agent and a reader of the site get the same cases in the same order. Every answer
+is bounded (answers.py). Every bad argument raises `CatalogueError` (arguments.py).
 """
 
 from __future__ import annotations
 
-import difflib
+import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from pydantic import BaseModel, Field
-
-from ..languages import LANGS
 from ..model.incident import SECTIONS, Incident
 from ..model.library import Library
-from ..model.text import OCCURRED_DESCRIPTION
 from ..outputs.markdown import case_markdown
 from ..pages import urls
-from ..search.corpus import SearchCorpus, build_corpora
-from ..search.engine import Passage, passage, search
+from ..search.analyzer import HANGUL
+from ..search.corpus import SearchCorpus, build_corpus, build_index
+from ..search.engine import Corpus, Passage, Result, passage, search
+from . import arguments as check
+from .answers import (
+    ANSWER_LIMIT,
+    FACET_TERMS,
+    MAX_IDS,
+    PASSAGE_CHARS,
+    ComponentCount,
+    FacetCounts,
+    IncidentDetail,
+    MatchedPassage,
+    RelatedHit,
+    RelatedResult,
+    SearchHit,
+    SearchResult,
+    Source,
+    TermCount,
+    TermInfo,
+    TermList,
+    TermRef,
+    TopComponents,
+    fitting,
+    size,
+)
+from .arguments import CatalogueError, closest
 
-MAX_LIMIT = 50
+__all__ = ["Catalogue", "CatalogueError", "Selection"]
 
-
-class CatalogueError(ValueError):
-    """A bad argument: the message names it; `suggestions` are what was probably meant."""
-
-    def __init__(self, message: str, suggestions: Sequence[str] = ()) -> None:
-        self.suggestions = tuple(suggestions)
-        named = " or ".join(f"'{s}'" for s in self.suggestions)
-        super().__init__(f"{message} (did you mean {named}?)" if named else message)
-
-
-# ---- Results ----------------------------------------------------------------------------------
-
-
-class TermRef(BaseModel):
-    facet: str
-    id: str
-    label: str
-
-
-class MatchedPassage(BaseModel):
-    text: str = Field(description="The sentence of the case that best shows why it matched.")
-    marked: str = Field(description="The same sentence with the matched words in **bold**.")
-
-
-class SearchHit(BaseModel):
-    id: str
-    title: str
-    summary: str
-    text_lang: str = Field(
-        description="Language of title and summary (the original's, if not translated)."
-    )
-    occurred: str = Field(description=OCCURRED_DESCRIPTION)
-    published: str
-    terms: dict[str, list[TermRef]] = Field(description="Terms by facet.")
-    url: str = Field(description="The case page.")
-    markdown_url: str = Field(description="The case as Markdown.")
-    full_match: bool = Field(
-        description="True for the results (every meaningful word of the query, or the term it "
-        "names); False for a case listed after them that matches part of the query."
-    )
-    passage: MatchedPassage | None = None
+Filters = Mapping[str, Sequence[str] | str] | None
 
 
-class SearchResult(BaseModel):
-    query: str
-    lang: str
-    filters: dict[str, list[str]]
-    total: int = Field(description="Cases found (all of them, not only those returned).")
-    full_matches: int = Field(
-        description="The results: cases with every meaningful word of the query (or the term "
-        "it names). They come first; the library page counts these."
-    )
-    partial_matches: int = Field(
-        description="Cases after them that match part of the query (marked full_match false); "
-        "the library page lists them collapsed, under their own heading."
-    )
-    results: list[SearchHit]
-    dropped: list[str] = Field(description="Query words no case has, left out of the search.")
-    corrections: list[list[str]] = Field(
-        description="[typed, searched as] for words taken as typos."
-    )
-    ignored: list[str] = Field(description="Words past the length a query may have.")
+class Selection:
+    """Which cases a call is about: a query and filters as the site reads them, a date range
+    and the language the cases were written in, checked."""
 
+    def __init__(
+        self,
+        catalogue: Catalogue,
+        query: str = "",
+        filters: Filters = None,
+        lang: str | None = None,
+        occurred_from: str | None = None,
+        occurred_to: str | None = None,
+        original_language: str | None = None,
+    ) -> None:
+        taxonomy = catalogue.library.taxonomy
+        self.query = query or ""
+        self.filters = check.filters(taxonomy, filters)
+        # A term named by its Korean label says the agent reads Korean; an id says nothing.
+        named = [str(v) for values in (filters or {}).values() for v in _listed(values)]
+        self.lang = check.lang_of(lang, self.query, *(v for v in named if HANGUL.search(v)))
+        self.occurred_from = check.partial_date("occurred_from", occurred_from)
+        self.occurred_to = check.partial_date("occurred_to", occurred_to)
+        self.original_language = check.original_language(original_language)
+        self.within = self._within(catalogue.library)
 
-class Source(BaseModel):
-    url: str
-    title: str
-    publisher: str
-    date: str
-
-
-class IncidentDetail(BaseModel):
-    id: str
-    lang: str
-    text_lang: str = Field(
-        description="Language of the text returned (the original's if untranslated)."
-    )
-    title: str
-    summary: str
-    occurred: str = Field(description=OCCURRED_DESCRIPTION)
-    ended: str | None
-    published: str
-    terms: dict[str, list[TermRef]]
-    scale: dict[str, int]
-    sections: dict[str, str] = Field(description="Markdown of each section, by key, in order.")
-    not_in_sources: list[str] = Field(description="Sections the sources do not cover.")
-    summary_only: list[str] = Field(
-        description=(
-            "Sections whose facts come only from a secondary summary of the source, not the "
-            "source itself."
+    def _within(self, library: Library) -> frozenset[str] | None:
+        if not (self.occurred_from or self.occurred_to or self.original_language):
+            return None
+        return frozenset(
+            i.id
+            for i in library.incidents
+            if check.in_range(i.meta.occurred, self.occurred_from, self.occurred_to)
+            and self.original_language in (None, i.meta.lang)
         )
-    )
-    sources: list[Source]
-    url: str
-    markdown: str = Field(description="The whole case as one Markdown document.")
 
-
-class TermInfo(BaseModel):
-    id: str
-    label: str
-    description: str
-    aliases: list[str] = Field(description="Other names, in both languages.")
-    parent: str | None
-    cases: int
-    url: str
-
-
-class TermList(BaseModel):
-    facet: str
-    label: str
-    description: str
-    lang: str
-    terms: list[TermInfo]
-
-
-class RelatedHit(BaseModel):
-    id: str
-    title: str
-    summary: str
-    url: str
-    shared: list[TermRef] = Field(description="The descriptive terms it shares with the case.")
-
-
-class RelatedResult(BaseModel):
-    id: str
-    lang: str
-    related: list[RelatedHit]
-
-
-class ComponentCount(BaseModel):
-    id: str
-    label: str
-    description: str
-    cases: int
-    incidents: list[str] = Field(description="The ids of the cases it occurs in, newest first.")
-
-
-class TopComponents(BaseModel):
-    facet: str = Field(description="The facet the 'check your cluster' list is made of.")
-    lang: str
-    cases: int = Field(description="Cases in the set the components were counted over.")
-    components: list[ComponentCount]
-
-
-# ---- The catalogue ----------------------------------------------------------------------------
+    @property
+    def narrowed(self) -> bool:
+        return bool(self.query.strip() or self.filters or self.within is not None)
 
 
 class Catalogue:
     def __init__(self, library: Library, site_url: str = "") -> None:
         self.library = library
         self.site_url = site_url
-        self.corpora: dict[str, SearchCorpus] = build_corpora(library)
+        self._index: Corpus | None = None
+        self._corpora: dict[str, SearchCorpus] = {}
+        self._lock = threading.Lock()
 
     @classmethod
     def from_export(cls, path: Path, site_url: str | None = None) -> Catalogue:
@@ -189,73 +108,26 @@ class Catalogue:
         library, built_for = read_export(path)
         return cls(library, built_for if site_url is None else site_url)
 
-    # -- arguments --
-
-    def _lang(self, lang: str) -> str:
-        if lang not in LANGS:
-            raise CatalogueError(
-                f"unknown language '{lang}'; the library is written in {', '.join(LANGS)}",
-                _closest(lang, LANGS),
-            )
-        return lang
-
-    def _incident(self, incident_id: str) -> Incident:
-        incident = (
-            self.library.incident(incident_id)
-            if isinstance(incident_id, str) and self.library.has_incident(incident_id)
-            else None
-        )
-        if incident is None:
-            ids = [i.id for i in self.library.incidents]
-            raise CatalogueError(
-                f"no incident has the id '{incident_id}'", _closest(incident_id, ids)
-            )
-        return incident
-
-    def _facet(self, facet_id: str):
-        taxonomy = self.library.taxonomy
-        facet = (
-            taxonomy.facet(facet_id)
-            if isinstance(facet_id, str) and taxonomy.has_facet(facet_id)
-            else None
-        )
-        if facet is None:
-            ids = [f.id for f in self.library.taxonomy.facets]
-            raise CatalogueError(
-                f"unknown facet '{facet_id}'; the facets are {', '.join(ids)}",
-                _closest(facet_id.replace("-", "_"), ids),
-            )
-        return facet
-
-    def _filters(self, filters: Mapping[str, Sequence[str]] | None) -> dict[str, list[str]]:
-        """Facet -> term ids, checked; a term may be given by id, label or alias."""
-        out: dict[str, list[str]] = {}
-        for facet_id, values in (filters or {}).items():
-            facet = self._facet(facet_id)
-            if isinstance(values, str):
-                values = [values]
-            chosen = out.setdefault(facet.id, [])
-            for value in values:
-                term = _term_named(facet, value)
-                if term is None:
-                    names = [n for t in facet.terms for n in (t.id, t.label_en, t.label_ko)]
-                    raise CatalogueError(
-                        f"'{value}' is not a term of facet '{facet.id}'",
-                        _closest(value, names),
-                    )
-                if term.id not in chosen:
-                    chosen.append(term.id)
-        return {facet: ids for facet, ids in out.items() if ids}
-
-    def _limit(self, limit: int) -> int:
-        if not 1 <= limit <= MAX_LIMIT:
-            raise CatalogueError(f"limit must be between 1 and {MAX_LIMIT}, not {limit}")
-        return limit
+    def corpus(self, lang: str) -> SearchCorpus:
+        """A language's search (the site's), worked out on first use: the index of every case
+        once, the sentences a result quotes per language (reading a case needs neither)."""
+        with self._lock:
+            if self._index is None:
+                self._index = build_index(self.library)
+            if lang not in self._corpora:
+                self._corpora[lang] = build_corpus(self.library, lang, self._index)
+            return self._corpora[lang]
 
     # -- helpers --
 
     def url(self, path: str) -> str:
         return f"{self.site_url.rstrip('/')}/{path}" if self.site_url else path
+
+    def _incident(self, incident_id: str) -> Incident:
+        if isinstance(incident_id, str) and self.library.has_incident(incident_id):
+            return self.library.incident(incident_id)
+        ids = [i.id for i in self.library.incidents]
+        raise CatalogueError(f"no incident has the id '{incident_id}'", closest(incident_id, ids))
 
     def _terms(self, incident: Incident, lang: str) -> dict[str, list[TermRef]]:
         return {
@@ -266,37 +138,72 @@ class Catalogue:
             for f in self.library.taxonomy.facets
         }
 
+    def _found(self, selection: Selection) -> Result:
+        corpus = self.corpus(selection.lang).corpus
+        found = search(corpus, selection.query, selection.filters, within=selection.within)
+        if selection.query.strip() and not found.groups and not found.dropped:
+            raise CatalogueError(
+                f"the query '{selection.query}' has no word to search for (words of one letter "
+                "or syllable, and words such as 'the' or '및', are left out)"
+            )
+        return found
+
+    def _facet_counts(self, found: Result, lang: str) -> list[FacetCounts]:
+        out = []
+        for facet in self.library.taxonomy.facets:
+            counts = found.counts.get(facet.id, {})
+            place = {t.id: n for n, t in enumerate(facet.terms)}
+            ranked = sorted(
+                (t for t in counts if counts[t] and t in place),
+                key=lambda t: (-counts[t], place[t]),
+            )
+            out.append(
+                FacetCounts(
+                    facet=facet.id,
+                    label=facet.label(lang),
+                    terms=[
+                        TermCount(
+                            id=t,
+                            label=self.library.taxonomy.term(facet.id, t).label(lang),
+                            cases=counts[t],
+                        )
+                        for t in ranked[:FACET_TERMS]
+                    ],
+                    more=max(0, len(ranked) - FACET_TERMS),
+                )
+            )
+        return out
+
     # -- operations --
 
     def search(
         self,
         query: str = "",
-        filters: Mapping[str, Sequence[str]] | None = None,
-        lang: str = "ko",
+        filters: Filters = None,
+        lang: str | None = None,
         limit: int = 10,
+        offset: int = 0,
+        occurred_from: str | None = None,
+        occurred_to: str | None = None,
+        original_language: str | None = None,
     ) -> SearchResult:
-        """The site's search: the same words, synonyms, typo corrections, matching and ranking."""
-        lang, limit = self._lang(lang), self._limit(limit)
-        chosen = self._filters(filters)
-        if not (query or "").strip() and not chosen:
-            raise CatalogueError(
-                "give a query, filters, or both (an empty query with no filter would list "
-                "every case; list_terms shows what filters there are)"
-            )
-        corpus = self.corpora[lang]
-        found = search(corpus.corpus, query or "", chosen)
-        if (query or "").strip() and not found.groups and not found.dropped:
-            raise CatalogueError(
-                f"the query '{query}' has no word to search for (words of one letter or syllable, "
-                "and words such as 'the' or '및', are left out)"
-            )
+        """The site's search (same words, synonyms, typo corrections, matching and ranking), or
+        with no query the cases of the filters and dates, newest first (every case when nothing
+        narrows them): a page of `limit` from `offset`, and counts per facet."""
+        limit, offset = check.limit(limit), check.offset(offset)
+        chosen = Selection(
+            self, query, filters, lang, occurred_from, occurred_to, original_language
+        )
+        lang = chosen.lang
+        found = self._found(chosen)
+        sentences = self.corpus(lang).sentences
         hits = []
-        for position, case_id in enumerate(found.ids[:limit]):
+        for position, case_id in enumerate(found.ids[offset : offset + limit], start=offset):
             incident = self.library.incident(case_id)
             text = incident.text(lang)
             quoted = None
             if found.groups:
-                best = passage(corpus.sentences[case_id], found.groups, found.weights)
+                best = passage(sentences[case_id], found.groups, found.weights)
                 quoted = _passage(best) if best else None
             page = urls.case(lang, case_id)
             hits.append(
@@ -305,36 +212,53 @@ class Catalogue:
                     title=text.title,
                     summary=text.summary,
                     text_lang=text.lang,
+                    original_language=incident.meta.lang,
                     occurred=incident.meta.occurred,
                     published=incident.meta.published,
                     terms=self._terms(incident, lang),
                     url=self.url(page),
-                    markdown_url=self.url(page.removesuffix(".html") + ".md"),
+                    markdown_url=self.url(urls.case_markdown(lang, case_id)),
                     full_match=position < found.exact,
                     passage=quoted,
                 )
             )
-        return SearchResult(
-            query=query or "",
+        answer = SearchResult(
+            query=chosen.query,
             lang=lang,
-            filters=chosen,
+            filters=chosen.filters,
+            occurred_from=chosen.occurred_from,
+            occurred_to=chosen.occurred_to,
+            original_language=chosen.original_language,
             total=found.total,
             full_matches=found.exact,
             partial_matches=found.partial,
-            results=hits,
+            offset=offset,
+            next_offset=None,
+            results=[],
+            facets=self._facet_counts(found, lang),
             dropped=list(found.dropped),
             corrections=[list(pair) for pair in found.corrections],
             ignored=list(found.ignored),
         )
+        answer.results = fitting(answer, hits)
+        end = offset + len(answer.results)
+        answer.next_offset = end if end < found.total else None
+        return answer
 
-    def get(self, incident_id: str, lang: str = "ko") -> IncidentDetail:
-        lang = self._lang(lang)
+    def get(
+        self, incident_id: str, lang: str | None = None, sections: Sequence[str] | None = None
+    ) -> IncidentDetail:
+        """One case in full, or the `sections` asked for. A case longer than an answer may be
+        has its longest sections shortened, and says which (`cut`)."""
+        lang = check.lang_of(lang)
         incident = self._incident(incident_id)
+        keys = list(SECTIONS) if not sections else _sections(sections)
         text, meta = incident.text(lang), incident.meta
-        return IncidentDetail(
+        answer = IncidentDetail(
             id=incident.id,
             lang=lang,
             text_lang=text.lang,
+            original_language=meta.lang,
             title=text.title,
             summary=text.summary,
             occurred=meta.occurred,
@@ -342,46 +266,61 @@ class Catalogue:
             published=meta.published,
             terms=self._terms(incident, lang),
             scale=meta.scale.model_dump(exclude_none=True) if meta.scale else {},
-            sections={key: text.section(key) for key in SECTIONS},
+            sections={},
+            cut=[],
             not_in_sources=list(meta.not_in_sources),
             summary_only=list(meta.summary_only),
+            distinct_from=list(meta.distinct_from),
             sources=[Source(**s.model_dump(mode="json")) for s in meta.sources],
             url=self.url(urls.case(lang, incident.id)),
-            markdown=self.markdown(incident.id, lang),
+            markdown_url=self.url(urls.case_markdown(lang, incident.id)),
         )
+        full = {key: text.section(key) for key in keys}
+        answer.sections, answer.cut = _shortened(full, ANSWER_LIMIT - size(answer))
+        return answer
 
-    def markdown(self, incident_id: str, lang: str = "ko") -> str:
-        lang = self._lang(lang)
+    def markdown(self, incident_id: str, lang: str | None = None) -> str:
+        lang = check.lang_of(lang)
         return case_markdown(self.library, self._incident(incident_id), lang, self.site_url)
 
-    def terms(self, facet_id: str, lang: str = "ko") -> TermList:
-        lang = self._lang(lang)
-        facet = self._facet(facet_id)
-        return TermList(
+    def terms(
+        self, facet_id: str, lang: str | None = None, limit: int | None = None, offset: int = 0
+    ) -> TermList:
+        """A facet's terms, in the taxonomy's order, a page at a time."""
+        lang, offset = check.lang_of(lang), check.offset(offset)
+        facet = check.facet(self.library.taxonomy, facet_id)
+        end = offset + check.limit(limit, check.MAX_TERMS) if limit is not None else None
+        chosen = facet.terms[offset:end]
+        other = "en" if lang == "ko" else "ko"
+        infos = [
+            TermInfo(
+                id=t.id,
+                label=t.label(lang),
+                description=t.description(lang),
+                aliases=list(dict.fromkeys([*t.aliases(lang), *t.aliases(other)])),
+                parent=t.parent,
+                cases=self.library.count(t),
+                url=self.url(urls.term(lang, t)),
+            )
+            for t in chosen
+        ]
+        answer = TermList(
             facet=facet.id,
             label=facet.label(lang),
             description=facet.description(lang),
             lang=lang,
-            terms=[
-                TermInfo(
-                    id=t.id,
-                    label=t.label(lang),
-                    description=t.description(lang),
-                    aliases=list(
-                        dict.fromkeys(
-                            [*t.aliases(lang), *t.aliases("en" if lang == "ko" else "ko")]
-                        )
-                    ),
-                    parent=t.parent,
-                    cases=self.library.count(t),
-                    url=self.url(urls.term(lang, t)),
-                )
-                for t in facet.terms
-            ],
+            total=len(facet.terms),
+            offset=offset,
+            next_offset=None,
+            terms=[],
         )
+        answer.terms = fitting(answer, infos)
+        after = offset + len(answer.terms)
+        answer.next_offset = after if after < len(facet.terms) else None
+        return answer
 
-    def related(self, incident_id: str, lang: str = "ko", limit: int = 5) -> RelatedResult:
-        lang, limit = self._lang(lang), self._limit(limit)
+    def related(self, incident_id: str, lang: str | None = None, limit: int = 5) -> RelatedResult:
+        lang, limit = check.lang_of(lang), check.limit(limit)
         incident = self._incident(incident_id)
         related = []
         for entry in self.library.related(incident)[:limit]:
@@ -401,64 +340,115 @@ class Catalogue:
 
     def top_components(
         self,
-        filters: Mapping[str, Sequence[str]] | None = None,
+        filters: Filters = None,
         query: str = "",
-        lang: str = "ko",
+        lang: str | None = None,
         limit: int = 5,
+        offset: int = 0,
+        occurred_from: str | None = None,
+        occurred_to: str | None = None,
+        original_language: str | None = None,
     ) -> TopComponents:
-        """The components that recur in a set of cases (the cases that match `filters` and
-        `query`; every case when both are empty), most frequent first, with those cases: what the
-        library page's "check whether your cluster has it too" block lists."""
-        lang, limit = self._lang(lang), self._limit(limit)
+        """The components that recur in a set of cases (those the same arguments give in
+        `search`; every case when nothing narrows them), most frequent first, each with its
+        count and newest cases: what the library page's "check whether your cluster has it
+        too" block lists."""
+        limit, offset = check.limit(limit), check.offset(offset)
         facet = self.library.taxonomy.checklist
         if facet is None:
             raise CatalogueError("the taxonomy declares no facet as the checklist")
-        chosen = self._filters(filters)
-        if (query or "").strip() or chosen:
-            ids = search(self.corpora[lang].corpus, query or "", chosen).ids
+        chosen = Selection(
+            self, query, filters, lang, occurred_from, occurred_to, original_language
+        )
+        if chosen.narrowed:
+            ids = self._found(chosen).ids
         else:
             ids = tuple(i.id for i in self.library.incidents)
         counted: dict[str, list[str]] = {}
+        rank = self.library.rank
         for case_id in ids:
             for term in self.library.terms_of(self.library.incident(case_id), facet.id):
                 counted.setdefault(term.id, []).append(case_id)
-        order = {i.id: n for n, i in enumerate(self.library.incidents)}
-        ranked = sorted(counted.items(), key=lambda item: (-len(item[1]), item[0]))[:limit]
+        ranked = sorted(counted.items(), key=lambda item: (-len(item[1]), item[0]))
         components = []
-        for term_id, cases in ranked:
+        for term_id, cases in ranked[offset : offset + limit]:
             term = self.library.taxonomy.term(facet.id, term_id)
             components.append(
                 ComponentCount(
                     id=term_id,
-                    label=term.label(lang),
-                    description=term.description(lang),
+                    label=term.label(chosen.lang),
+                    description=term.description(chosen.lang),
                     cases=len(cases),
-                    incidents=sorted(cases, key=order.__getitem__),
+                    incidents=sorted(cases, key=rank)[:MAX_IDS],
                 )
             )
-        return TopComponents(facet=facet.id, lang=lang, cases=len(ids), components=components)
+        answer = TopComponents(
+            facet=facet.id,
+            lang=chosen.lang,
+            cases=len(ids),
+            total=len(ranked),
+            offset=offset,
+            next_offset=None,
+            components=[],
+        )
+        answer.components = fitting(answer, components)
+        after = offset + len(answer.components)
+        answer.next_offset = after if after < len(ranked) else None
+        return answer
 
 
-def _closest(value: str, options: Sequence[str], n: int = 3) -> list[str]:
-    """Options that contain `value` (a shortened id), then those spelled like it."""
-    value = str(value)
-    containing = [o for o in options if value and value.casefold() in o.casefold()]
-    close = difflib.get_close_matches(value, list(options), n=n, cutoff=0.6)
-    return list(dict.fromkeys([*containing, *close]))[:n]
+def _listed(values: Sequence[str] | str) -> Sequence[str]:
+    return [values] if isinstance(values, str) else values
 
 
-def _term_named(facet, value: str):
-    wanted = str(value).casefold()
-    for term in facet.terms:
-        if wanted in {name.casefold() for name in term.names()}:
-            return term
-    return None
+def _sections(asked: Sequence[str]) -> list[str]:
+    keys = []
+    for key in asked:
+        if key not in SECTIONS:
+            raise CatalogueError(
+                f"unknown section '{key}'; the sections are {', '.join(SECTIONS)}",
+                closest(key, SECTIONS),
+            )
+        if key not in keys:
+            keys.append(key)
+    return [key for key in SECTIONS if key in keys]
+
+
+def _shortened(sections: dict[str, str], room: int) -> tuple[dict[str, str], list[str]]:
+    """The sections, the longest cut until all fit in `room` characters of JSON (each keeps at
+    least an even share), and the keys of those cut."""
+    import json
+
+    def cost(text: str) -> int:
+        return len(json.dumps(text, ensure_ascii=False)) + 8  # quotes, key, separators
+
+    if sum(cost(t) + len(k) for k, t in sections.items()) <= room:
+        return sections, []
+    share = max(200, room // max(len(sections), 1) - 40)
+    cut = {}
+    for key, text in sections.items():
+        if cost(text) > share:
+            # JSON escapes make the cost differ from the length: cut by characters until it fits.
+            keep = share
+            while keep > 0 and cost(text[:keep]) + 2 > share:
+                keep -= max(1, keep // 10)
+            cut[key] = text[:keep].rstrip() + " …"
+    return {k: cut.get(k, t) for k, t in sections.items()}, list(cut)
 
 
 def _passage(found: Passage) -> MatchedPassage:
+    text, marks = found.text, found.marks
+    if len(text) > PASSAGE_CHARS:
+        # A long sentence is quoted around its first matched word.
+        start = max(0, (marks[0][0] if marks else 0) - PASSAGE_CHARS // 3)
+        end = min(len(text), start + PASSAGE_CHARS)
+        head, tail = ("…" if start else ""), ("…" if end < len(text) else "")
+        shift = len(head) - start
+        marks = tuple((a + shift, b + shift) for a, b in marks if start <= a < b <= end)
+        text = head + text[start:end] + tail
     marked, at = [], 0
-    for start, end in found.marks:
-        marked += [found.text[at:start], "**", found.text[start:end], "**"]
+    for start, end in marks:
+        marked += [text[at:start], "**", text[start:end], "**"]
         at = end
-    marked.append(found.text[at:])
-    return MatchedPassage(text=found.text, marked="".join(marked))
+    marked.append(text[at:])
+    return MatchedPassage(text=text, marked="".join(marked))

@@ -16,9 +16,12 @@ from pydantic import ValidationError
 
 from ..model.incident import SECTIONS, CaseText, Incident, Section, incident_model
 from ..model.library import Library, build_library
+from ..model.taxonomy import Taxonomy
 from ..validate.diagnostics import Diagnostic
 from .front_matter import LoadError, YamlDocument
 from .taxonomy import build_taxonomy
+
+INCIDENTS, TAXONOMY = "incidents.json", "taxonomy.json"
 
 
 class ExportError(ValueError):
@@ -95,18 +98,47 @@ def library_from_export(folder: Path) -> Library:
     return read_export(folder)[0]
 
 
-def read_export(folder: Path) -> tuple[Library, str]:
+def read_export(path: Path) -> tuple[Library, str]:
     """The library of a site's exports and the site's address, if the build knew it ("")."""
-    folder = folder if folder.is_dir() else folder.parent
-    incidents_path, taxonomy_path = folder / "incidents.json", folder / "taxonomy.json"
-    incidents, taxonomy_data = _read(incidents_path), _read(taxonomy_path)
+    folder = export_folder(path)
+    return read_incidents(folder, read_taxonomy(folder))
+
+
+def export_folder(path: Path) -> Path:
+    """The folder of the exports `path` names (the folder, or its incidents.json or
+    taxonomy.json), checked to hold both files; an error names the path as given."""
+    if not path.exists():
+        raise ExportError(f"{path}: no such file or folder")
+    folder = path if path.is_dir() else path.parent
+    if path.is_file() and path.name not in (INCIDENTS, TAXONOMY):
+        raise ExportError(
+            f"{path}: not an export; give the api/ folder of a built site, or its {INCIDENTS}"
+        )
+    for name in (INCIDENTS, TAXONOMY):
+        if not (folder / name).is_file():
+            raise ExportError(
+                f"{folder / name}: no such file (is {folder} the api/ folder of a built site?)"
+            )
+    return folder
+
+
+def read_taxonomy(folder: Path) -> Taxonomy:
+    """The taxonomy of the exports in `folder` (quick: what a server needs before the cases)."""
+    taxonomy_path = folder / TAXONOMY
+    data = _read(taxonomy_path)
     try:
-        document = YamlDocument(_taxonomy_document(taxonomy_data))
-        taxonomy = build_taxonomy(document, str(taxonomy_path))[0]
+        document = YamlDocument(_taxonomy_document(data))
+        return build_taxonomy(document, str(taxonomy_path))[0]
     except (KeyError, TypeError, AttributeError) as exc:
         raise ExportError(f"{taxonomy_path}: not a taxonomy export ({_shape(exc)})") from None
     except LoadError as exc:
         raise ExportError(_first(exc.diagnostics)) from None
+
+
+def read_incidents(folder: Path, taxonomy: Taxonomy) -> tuple[Library, str]:
+    """The library of the cases exported in `folder`, under `taxonomy`, and the site's address."""
+    incidents_path = folder / INCIDENTS
+    incidents = _read(incidents_path)
     model = incident_model(taxonomy)
     built = []
     cases = incidents.get("incidents", []) if isinstance(incidents, dict) else []

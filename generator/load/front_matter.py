@@ -18,6 +18,7 @@ import yaml
 from ..model.shorten import shorten
 from ..model.text import INVISIBLE
 from ..validate.diagnostics import Diagnostic, field_name
+from .indentation import Misindented, misindented
 
 try:  # libyaml is several times faster; PyYAML's wheels ship it.
     _Loader: type = yaml.CSafeLoader
@@ -317,7 +318,32 @@ def _syntax_error(exc: yaml.MarkedYAMLError, text: str, path: str, index: _LineI
         return Diagnostic(path, position.line, position.col, "", message)
     offending = text[index.starts[position.line - index.first_line] :].split("\n", 1)[0]
     hint = "; YAML indentation must use spaces, not tabs" if "\t" in offending else ""
+    wrong = misindented(text.split("\n"), position.line - index.first_line) if not hint else None
+    if wrong is not None:
+        return _indentation_error(wrong, path, index.first_line)
+    if problem.startswith("mapping values are not allowed") and ": " in offending.strip():
+        hint = '; a value with ": " in it goes in quotes, like title: "Acme: GPUs lost"'
     return Diagnostic(path, position.line, position.col, "", f"invalid YAML: {problem}{hint}")
+
+
+def _indentation_error(wrong: Misindented, path: str, first_line: int) -> Diagnostic:
+    """PyYAML's words for a misplaced line replaced by what is wrong and what to write."""
+
+    def spaces(n: int) -> str:
+        return "1 space" if n == 1 else f"{n} spaces"
+
+    kind = "list items" if wrong.item else "fields"
+    where = f"line {wrong.like + first_line}"
+    if wrong.expected:
+        rule = f"are indented by {spaces(wrong.expected)} ({where})"
+        fix = f"indent it by {spaces(wrong.expected)}"
+    else:
+        rule, fix = f"start in column 1 ({where})", "start it in column 1 too"
+    message = (
+        f"invalid YAML: wrong indentation: this line is indented by {spaces(wrong.spaces)}, "
+        f"but the {kind} it belongs with {rule}; {fix}"
+    )
+    return Diagnostic(path, wrong.line + first_line, wrong.spaces + 1, "", message)
 
 
 class _Frame:

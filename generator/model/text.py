@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from datetime import date, datetime
@@ -68,8 +69,15 @@ _MIXES = (
 _READERS_SCRIPTS = frozenset({"LATIN", "HANGUL", "HAN"})
 
 
+@functools.cache
+def _script(char: str) -> str:
+    # The package looks a character up by a binary search written in Python; the lines of
+    # 10,000 cases ask it tens of millions of times about a few thousand distinct characters.
+    return categories.alias(char)
+
+
 def _scripts(word: str) -> frozenset[str]:
-    return frozenset(categories.alias(c) for c in word) - _NEUTRAL
+    return frozenset(map(_script, word)) - _NEUTRAL
 
 
 def lookalike_problem(value: str) -> str | None:
@@ -82,7 +90,7 @@ def lookalike_problem(value: str) -> str | None:
             shown = ", ".join(sorted(s.title() for s in scripts))
             return f"the word '{shorten(word)}' mixes letters of several scripts ({shown})"
         if len(scripts) == 1 and not scripts <= _READERS_SCRIPTS:
-            letters = [c for c in word if categories.alias(c) not in _NEUTRAL]
+            letters = [c for c in word if _script(c) not in _NEUTRAL]
             if all(_latin_lookalike(c) for c in letters):
                 (script,) = scripts
                 latin = "".join(_latin_lookalike(c) or c for c in word)
@@ -98,7 +106,7 @@ def _latin_lookalike(char: str) -> str | None:
     found = confusables.is_confusable(char, greedy=True, preferred_aliases=["latin"])
     for entry in found or ():
         for homoglyph in entry["homoglyphs"]:
-            if all(categories.alias(c) == "LATIN" for c in homoglyph["c"]):
+            if all(_script(c) == "LATIN" for c in homoglyph["c"]):
                 return homoglyph["c"]
     return None
 
@@ -126,7 +134,7 @@ def skeleton(value: str) -> str:
     the same."""
     folded = INVISIBLE.sub("", unicodedata.normalize("NFKC", value))
     mapped = "".join(
-        c if categories.alias(c) in _READERS_SCRIPTS | _NEUTRAL else (_latin_lookalike(c) or c)
+        c if _script(c) in _READERS_SCRIPTS | _NEUTRAL else (_latin_lookalike(c) or c)
         for c in folded
     )
     return " ".join(mapped.casefold().split())

@@ -19,6 +19,7 @@ from ..model.library import Library
 from ..model.text import OCCURRED_DESCRIPTION, OCCURRED_PATTERN
 from ..pages import urls
 from ..render import strings
+from .database import database_files
 from .schema import incident_schema
 
 EXPORT_VERSION = 1
@@ -228,7 +229,8 @@ def _incidents_json(export: IncidentsExport) -> bytes:
 
 
 def api_files(library: Library, site_url: str = "") -> dict[str, bytes]:
-    """Site-relative path -> content (UTF-8) of every file under /api/."""
+    """Site-relative path -> content of every file under /api/: the JSON exports and their
+    schemas (UTF-8), the SQLite database and its Datasette metadata."""
     texts = {
         "api/incidents.schema.json": _json(IncidentsExport.model_json_schema()),
         "api/taxonomy.json": _json(taxonomy_export(library).model_dump(mode="json")),
@@ -237,7 +239,11 @@ def api_files(library: Library, site_url: str = "") -> dict[str, bytes]:
     }
     files = {path: text.encode("utf-8") for path, text in texts.items()}
     export = incidents_export(library, site_url)
-    return {"api/incidents.json": _incidents_json(export), **files}
+    return {
+        "api/incidents.json": _incidents_json(export),
+        **files,
+        **database_files(library, site_url),
+    }
 
 
 def _timestamp(partial_date: str) -> str:

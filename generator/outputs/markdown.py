@@ -1,9 +1,16 @@
 """The library as Markdown, for language models and agents. Pure.
 
 - `<lang>/cases/<id>.md`: one case as Markdown, beside its HTML page, in every language;
-- `llms.txt` (the llmstxt.org convention): what the library is, and a link to every case's
-  Markdown in each language;
-- `llms-full.txt`: the whole library as Markdown, every case in every language it is written in.
+- `<lang>/<facet>/index.md` and `<lang>/<facet>/<term>.md`, beside the facet's and the term's
+  pages: a facet's terms with their counts, and a term's cases (title, date, summary, link);
+- `<lang>/llms-full.txt`: every case in one language;
+- `llms.txt` (the llmstxt.org convention): what the library is, its newest cases, and links to
+  the files above.
+
+The full text comes a language, a facet or a term at a time: at a few thousand cases the whole
+library in one file is tens of megabytes, past any language model's context, and llms.txt links
+the newest cases and the facets' indexes (every case is in a term file of its domain), so that
+it stays the same size whatever the library's.
 
 The agent server (`incidents mcp`) returns the same Markdown for `get_incident`, so what an agent
 reads through the server and what it reads from a downloaded site are one text.
@@ -162,8 +169,20 @@ def _absolute(site_url: str, path: str) -> str:
     return f"{site_url.rstrip('/')}/{path}" if site_url else path
 
 
+NEWEST_IN_LLMS_TXT = 20  # cases llms.txt lists per language
+
+
+def _link(site_url: str, from_path: str, to_path: str) -> str:
+    """A link from one Markdown file to another: absolute when the site's address is known,
+    relative to the linking file otherwise."""
+    return markdown_url(
+        _absolute(site_url, to_path) if site_url else urls.relative(from_path, to_path)
+    )
+
+
 def llms_txt(library: Library, site_url: str = "") -> str:
-    """The site's llms.txt: a title, a summary, and links to every case in Markdown."""
+    """The site's llms.txt: a title, a summary, the newest cases, and where the rest is."""
+    here = "llms.txt"
     lines = [
         f"# {t('site_title', 'en')}",
         "",
@@ -172,51 +191,102 @@ def llms_txt(library: Library, site_url: str = "") -> str:
         (
             f"{len(library.incidents)} cases, each taken from a public postmortem or paper and "
             "cited, written in Korean or English with a translation into the other. Every case "
-            "is classified by the facets below; the whole library is in llms-full.txt, and as "
-            "JSON in api/incidents.json and api/taxonomy.json."
+            "is classified by the facets below; each facet's index links its terms, and each "
+            "term's file lists its cases with a link to each case's Markdown. The full text is "
+            "one file per language; the same data is in api/incidents.json, "
+            "api/taxonomy.json and the SQLite database api/incidents.db."
         ),
-        "",
-        "Facets: "
-        + "; ".join(
-            markdown_text(f"{f.label('en')} ({f.label('ko')})") for f in library.taxonomy.facets
-        )
-        + ".",
         "",
     ]
     for lang in LANGS:
-        lines += [f"## Cases in {name(lang, 'en')} ({name(lang, lang)})", ""]
-        for incident in library.incidents:
-            text = incident.text(lang)
-            link = _absolute(site_url, urls.case(lang, incident.id).removesuffix(".html") + ".md")
-            title, summary = markdown_text(text.title), markdown_text(text.summary)
-            lines.append(f"- [{title}]({markdown_url(link)}): {summary}")
+        lines += [f"## Facets in {name(lang, 'en')} ({name(lang, lang)})", ""]
+        for facet in library.taxonomy.facets:
+            link = _link(site_url, here, urls.facet_markdown(lang, facet))
+            label = markdown_text(facet.label(lang))
+            lines.append(f"- [{label}]({link}): {markdown_text(facet.description(lang))}")
         lines.append("")
-    lines += [
-        "## Optional",
-        "",
-        f"- [The whole library as Markdown]({_absolute(site_url, 'llms-full.txt')})",
-        f"- [Incidents as JSON]({_absolute(site_url, 'api/incidents.json')})",
-        f"- [Taxonomy as JSON]({_absolute(site_url, 'api/taxonomy.json')})",
-    ]
+    for lang in LANGS:
+        lines += [f"## Newest cases in {name(lang, 'en')} ({name(lang, lang)})", ""]
+        for incident in library.incidents[:NEWEST_IN_LLMS_TXT]:
+            text = incident.text(lang)
+            link = _link(site_url, here, urls.case_markdown(lang, incident.id))
+            title, summary = markdown_text(text.title), markdown_text(text.summary)
+            lines.append(f"- [{title}]({link}): {summary}")
+        lines.append("")
+    lines += ["## Optional", ""]
+    for lang in LANGS:
+        link = _link(site_url, here, urls.llms_full(lang))
+        lines.append(f"- [Every case in {name(lang, 'en')}, as Markdown]({link})")
+    for label, path in [
+        ("Incidents as JSON", "api/incidents.json"),
+        ("Taxonomy as JSON", "api/taxonomy.json"),
+        ("The library as a SQLite database", "api/incidents.db"),
+    ]:
+        lines.append(f"- [{label}]({_link(site_url, here, path)})")
     return "\n".join(lines).rstrip() + "\n"
 
 
-def llms_full_txt(library: Library, site_url: str = "") -> str:
-    """Every case in every language it is written in (the original first), as Markdown."""
-    parts = [f"# {t('site_title', 'en')}\n\n> {t('library_intro', 'en')}\n"]
+def llms_full_txt(library: Library, lang: str, site_url: str = "") -> str:
+    """Every case in `lang` (its original where it has no translation), newest first."""
+    parts = [f"# {t('site_title', lang)}\n\n> {t('library_intro', lang)}\n"]
     for incident in library.incidents:
-        for text in incident.texts:
-            parts.append(case_markdown(library, incident, text.lang, site_url, depth=2))
+        parts.append(case_markdown(library, incident, lang, site_url, depth=2))
     return "\n---\n\n".join(parts)
 
 
+def facet_index_markdown(library: Library, facet, lang: str, site_url: str = "") -> str:
+    """A facet's terms, each with its count and a link to its cases."""
+    here = urls.facet_markdown(lang, facet)
+    lines = [
+        f"# {markdown_text(facet.label(lang))}",
+        "",
+        markdown_text(facet.description(lang)),
+        "",
+    ]
+    for term in facet.terms:
+        link = _link(site_url, here, urls.term_markdown(lang, term))
+        count = tn("cases_count", lang, library.count(term), n=f"{library.count(term):,}")
+        label, about = markdown_text(term.label(lang)), markdown_text(term.description(lang))
+        lines.append(f"- [{label}]({link}) (`{term.id}`, {count}): {about}")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def term_markdown(library: Library, term, lang: str, site_url: str = "") -> str:
+    """A term's cases, newest first: title (a link to the case's Markdown), date and summary."""
+    here = urls.term_markdown(lang, term)
+    facet = library.taxonomy.facet(term.facet)
+    cases = library.cases_with(term)
+    lines = [
+        f"# {markdown_text(facet.label(lang))}: {markdown_text(term.label(lang))}",
+        "",
+        markdown_text(term.description(lang)),
+        "",
+        tn("cases_count", lang, len(cases), n=f"{len(cases):,}"),
+        "",
+    ]
+    for incident in cases:
+        text = incident.text(lang)
+        link = _link(site_url, here, urls.case_markdown(lang, incident.id))
+        title, summary = markdown_text(text.title), markdown_text(text.summary)
+        lines.append(f"- [{title}]({link}) ({incident.meta.occurred}): {summary}")
+    return "\n".join(lines).rstrip() + "\n"
+
+
 def markdown_files(library: Library, site_url: str = "") -> dict[str, str]:
-    """Site-relative path -> Markdown: every case page's .md, llms.txt and llms-full.txt."""
+    """Site-relative path -> Markdown: every case page's .md, each facet's and term's, each
+    language's full text, and llms.txt."""
     files = {}
     for incident in library.incidents:
         for lang in LANGS:
-            path = urls.case(lang, incident.id).removesuffix(".html") + ".md"
+            path = urls.case_markdown(lang, incident.id)
             files[path] = case_markdown(library, incident, lang, site_url)
+    for lang in LANGS:
+        for facet in library.taxonomy.facets:
+            files[urls.facet_markdown(lang, facet)] = facet_index_markdown(
+                library, facet, lang, site_url
+            )
+            for term in facet.terms:
+                files[urls.term_markdown(lang, term)] = term_markdown(library, term, lang, site_url)
+        files[urls.llms_full(lang)] = llms_full_txt(library, lang, site_url)
     files["llms.txt"] = llms_txt(library, site_url)
-    files["llms-full.txt"] = llms_full_txt(library, site_url)
     return files

@@ -33,6 +33,11 @@ def case(lang: str, incident_id: str) -> str:
     return f"{lang}/cases/{incident_id}.html"
 
 
+def case_markdown(lang: str, incident_id: str) -> str:
+    """The case as Markdown, beside its page (for language models and agents)."""
+    return case(lang, incident_id).removesuffix(".html") + ".md"
+
+
 def facet(lang: str, facet_obj: Facet | str) -> str:
     slug = facet_obj.slug if isinstance(facet_obj, Facet) else facet_obj.replace("_", "-")
     return f"{lang}/{slug}/index.html"
@@ -43,6 +48,21 @@ def term(lang: str, term_obj: Term, page: int = 1) -> str:
     if page == 1:
         return f"{lang}/{slug}/{term_obj.id}.html"
     return f"{lang}/{slug}/{term_obj.id}/{page}.html"
+
+
+def facet_markdown(lang: str, facet_obj: Facet | str) -> str:
+    """A facet's terms as Markdown, beside its page."""
+    return facet(lang, facet_obj).removesuffix(".html") + ".md"
+
+
+def term_markdown(lang: str, term_obj: Term) -> str:
+    """A term's cases as Markdown, beside its first page."""
+    return term(lang, term_obj).removesuffix(".html") + ".md"
+
+
+def llms_full(lang: str) -> str:
+    """Every case in one language, as Markdown."""
+    return f"{lang}/llms-full.txt"
 
 
 def checks(lang: str) -> str:

@@ -453,10 +453,17 @@ def search(
     query: str,
     filters: Mapping[str, Sequence[str]] | None = None,
     analyzer: Analyzer | None = None,
+    within: Collection[str] | None = None,
 ) -> Result:
+    """`within`: the ids of the cases to search among, when a caller narrows them further than
+    facets do (the agent server's date range); None for every case."""
     filters = {f: tuple(v) for f, v in (filters or {}).items() if v}
     documents = corpus.documents
-    allowed = frozenset(i for i, d in enumerate(documents) if _matches_filters(d, filters))
+    allowed = frozenset(
+        i
+        for i, d in enumerate(documents)
+        if _matches_filters(d, filters) and (within is None or d.id in within)
+    )
     groups, ignored = query_groups(query, corpus, analyzer)
     # group, cases, literal (the word as typed, or every word of the phrase), lead, title, often
     matched: list[tuple[Group, frozenset[int], ...]] = []
@@ -534,6 +541,8 @@ def search(
         tally: dict[str, int] = {}
         for index in words_set:
             document = documents[index]
+            if within is not None and document.id not in within:
+                continue
             if _matches_filters(document, filters, skip=facet):
                 for term in document.terms.get(facet, ()):
                     tally[term] = tally.get(term, 0) + 1

@@ -78,13 +78,31 @@ def closest(word: str, candidates: Iterable[str]) -> str | None:
     return _closest(word, tuple(candidates))
 
 
+# A suggestion is offered only when it is likely right: a wrong one ("did you mean 'modal'?" for
+# a new organization 'mosaicml') sends a contributor to the wrong term instead of proposing the
+# right one. Likely right is a near spelling (a letter or two wrong, swapped, missing or extra)
+# or one name inside the other ('apiserver' for 'kube-apiserver').
+CLOSE_SPELLING = 0.75  # difflib's ratio: 2 * matching characters / characters of both
+MIN_CONTAINED = 4  # characters of a name found inside the other ('ai' is inside too much)
+
+
 @lru_cache(maxsize=4096)  # a broken file repeats the same mistake many times
 def _closest(word: str, pool: tuple[str, ...]) -> str | None:
     lowered = {c.lower(): c for c in pool}
-    if word.lower() in lowered:
-        return lowered[word.lower()]
-    matches = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
-    return lowered[matches[0]] if matches else None
+    word = word.lower()
+    if word in lowered:
+        return lowered[word]
+    for match in difflib.get_close_matches(word, list(lowered), n=5, cutoff=0.6):
+        if _likely(word, match):
+            return lowered[match]
+    return None
+
+
+def _likely(word: str, candidate: str) -> bool:
+    if difflib.SequenceMatcher(None, word, candidate).ratio() >= CLOSE_SPELLING:
+        return True
+    short, long = sorted((word, candidate), key=len)
+    return len(short) >= MIN_CONTAINED and short in long
 
 
 def ordered(diagnostics: Iterable[Diagnostic]) -> tuple[Diagnostic, ...]:

@@ -274,8 +274,23 @@ def combine(
             problems.extend(translation.problems)
             excused = set(meta.not_in_sources) if meta is not None else set(SECTIONS)
             lang_of = translation.lang if translation.lang in SECTION_HEADINGS else "en"
+            # A section the original writes is to be translated, not declared uncovered (which
+            # the original's own section would then contradict).
+            written = {k: line for k, _, line in original.marks.lists} if original.marks else {}
             for key, line in translation.missing_sections:
-                if key not in excused:
+                if key in written and meta is not None:
+                    problems.append(
+                        _untranslated_section(
+                            translation.path,
+                            line,
+                            lang_of,
+                            key,
+                            original.path,
+                            meta.lang,
+                            written[key],
+                        )
+                    )
+                elif key not in excused:
                     problems.append(_missing_section(translation.path, line, lang_of, key))
             if meta is not None and meta.lang == translation.lang:
                 message = (
@@ -731,6 +746,17 @@ def _missing_section(path: str, line: int, lang: str, key: str) -> Diagnostic:
     return Diagnostic(path, line, 1, "body", message)
 
 
+def _untranslated_section(
+    path: str, line: int, lang: str, key: str, original: str, original_lang: str, at: int
+) -> Diagnostic:
+    theirs = SECTION_HEADINGS.get(original_lang, SECTION_HEADINGS["en"])[key]
+    message = (
+        f"section '## {SECTION_HEADINGS[lang][key]}' is missing; the original has "
+        f"'## {theirs}' ({original.rsplit('/', 1)[-1]}:{at}): translate it here"
+    )
+    return Diagnostic(path, line, 1, "body", message)
+
+
 def _check_translation(
     file: MarkdownFile, lang: str, taxonomy: Taxonomy
 ) -> tuple[CaseText | None, list[Diagnostic], tuple[tuple[str, int], ...]]:
@@ -784,14 +810,16 @@ def _check_translation(
 
 def _possible_duplicates(outcomes: list[FileOutcome]) -> list[Diagnostic]:
     """Warn when two incidents look like the same event reported twice: the same byline and
-    day, or a shared source. The warning goes on the newer of the two (published later; the
-    id breaks ties), at the field that matches, so checking one's own new file shows it; two
-    different incidents say so with `distinct_from` and the warning goes."""
+    day, or a shared source. Each of the two files gets the warning, at its own field that
+    matches: nothing in a copy tells which file is the new one, and a check of either file
+    alone (`check <path>`, `--changed`, the pre-commit hook) must show what a check of the
+    whole library shows. Two different incidents say so with `distinct_from` (in either file)
+    and the warnings go."""
     problems: list[Diagnostic] = []
     known = [o for o in outcomes if o.identity is not None and o.incident_id]
     ids = {o.incident_id for o in known}
     by_day: dict[tuple[tuple[str, ...], str], FileOutcome] = {}
-    by_url: dict[str, FileOutcome] = {}
+    by_url: dict[str, tuple[FileOutcome, int]] = {}
 
     def distinct(a: FileOutcome, b: FileOutcome) -> bool:
         named = {d[0] for d in a.identity.distinct_from} | {d[0] for d in b.identity.distinct_from}
@@ -803,26 +831,33 @@ def _possible_duplicates(outcomes: list[FileOutcome]) -> list[Diagnostic]:
             f"distinct_from: [{other.incident_id}]"
         )
 
+    def same_day(mine: FileOutcome, other: FileOutcome) -> Diagnostic:
+        mark = mine.identity
+        who = f"{mark.byline_facet} ({', '.join(mark.byline)})"
+        message = f"same {who} and day as '{other.incident_id}' ({other.path}); {hint(other)}"
+        line, col = mark.occurred_at
+        return Diagnostic(mine.path, line, col, "occurred", message, "warning")
+
+    def shared(mine: FileOutcome, index: int, other: FileOutcome) -> Diagnostic:
+        _, line, col = mine.identity.sources[index]
+        message = f"also cited by '{other.incident_id}' ({other.path}); {hint(other)}"
+        return Diagnostic(mine.path, line, col, f"sources[{index}].url", message, "warning")
+
     for outcome in sorted(known, key=lambda o: (date_key(o.identity.published), o.incident_id)):
         mark = outcome.identity
         # Only a day-precise date says "same event"; one organization has many incidents a year.
         key = (mark.byline, mark.occurred)
         other = by_day.get(key)
         if other is not None and mark.occurred.count("-") == 2 and not distinct(outcome, other):
-            who = f"{mark.byline_facet} ({', '.join(mark.byline)})"
-            message = f"same {who} and day as '{other.incident_id}' ({other.path}); {hint(other)}"
-            line, col = mark.occurred_at
-            problems.append(Diagnostic(outcome.path, line, col, "occurred", message, "warning"))
+            problems += [same_day(outcome, other), same_day(other, outcome)]
         by_day.setdefault(key, outcome)
-        for index, (url, line, col) in enumerate(mark.sources):
+        for index, (url, _, _) in enumerate(mark.sources):
             normal = url.rstrip("/")
-            other = by_url.get(normal)
-            shared = other is not None and other.incident_id != outcome.incident_id
-            if shared and not distinct(outcome, other):
-                message = f"also cited by '{other.incident_id}' ({other.path}); {hint(other)}"
-                field = f"sources[{index}].url"
-                problems.append(Diagnostic(outcome.path, line, col, field, message, "warning"))
-            by_url.setdefault(normal, outcome)
+            first = by_url.get(normal)
+            other = first[0] if first is not None else outcome
+            if other.incident_id != outcome.incident_id and not distinct(outcome, other):
+                problems += [shared(outcome, index, other), shared(*first, outcome)]
+            by_url.setdefault(normal, (outcome, index))
         for index, (other_id, line, col) in enumerate(mark.distinct_from):
             if other_id not in ids:
                 message = f"'{other_id}' is not an incident"

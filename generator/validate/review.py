@@ -22,6 +22,7 @@ from ..load.front_matter import MarkdownFile, YamlDocument
 from ..model.incident import SECTION_HEADINGS, CaseText, body_lines
 from ..model.taxonomy import Taxonomy
 from .diagnostics import Diagnostic, field_name
+from .voice import ABOUT_THE_REPORT, about_the_sources
 
 # The sections written as lists, one action per item (CONTRIBUTING, "The body").
 LIST_SECTIONS = ("actions", "follow_ups")
@@ -33,6 +34,7 @@ SUMMARY_LIMIT = 200  # characters (CONTRIBUTING: "at most 200 characters")
 MIN_HANGUL_IN_KOREAN = 0.2
 MAX_HANGUL_IN_ENGLISH = 0.2
 MIN_LETTERS_JUDGED = 40  # a short section (a list of product names) is not judged
+MIN_LETTERS_IN_A_LINE = 8  # nor a title or summary of a few letters
 
 # A number starts a run of digits, points and commas that nothing of the kind precedes ("1.2.3"
 # holds 1.2 alone). The scan finds each run that starts with a digit (a pattern led by a
@@ -123,6 +125,7 @@ _KO_COUNTER_AHEAD = re.compile(r"\s?(?:" + _KO_COUNTERS + r")")
 # 했다체: a sentence that ends in 다 without 니 before it (했다, 였다, 이다, 된다), outside quotes.
 _PLAIN_ENDING = re.compile(r"([\uac00-\ub2c7\ub2c9-\ud7a3])다(?=[.!?](?:\s|$|[\"”’)]))")  # not 니다
 _QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"|‘[^’]*’|「[^」]*」|『[^』]*』")
+_SENTENCE_ENDS = re.compile(r"[.!?](?:\s|$)")
 MAX_STYLE_WARNINGS = 3  # per file: past a few, one line says how many more
 
 # Hosts that only ever stand for a real address (RFC 2606 and RFC 6761), and words that stand in
@@ -187,6 +190,7 @@ def review_file(file: MarkdownFile, text: CaseText, taxonomy: Taxonomy | None = 
                 if "다" in line and not line.lstrip().startswith(">"):
                     bare = _blank(_URL, _blank(_CODE_SPAN, line))  # columns kept
                     plain.extend(_plain_endings(bare, number, 1))
+        problems.extend(_about_the_sources(file.path, lang, key, lines, joined))
 
     for key in LIST_SECTIONS:
         if key in lists and lists[key][0] == 0:
@@ -208,6 +212,13 @@ def review_file(file: MarkdownFile, text: CaseText, taxonomy: Taxonomy | None = 
         else:
             continue
         problems.append(_warning(file.path, line, 1, f"section '{heading}'", message))
+    for field, value, at in (
+        ("title", text.title, title_at),
+        ("summary", text.summary, summary_at),
+    ):
+        message = _wrong_language(value, lang)
+        if message:
+            problems.append(_warning(file.path, *at, field, f"{field} {message}"))
     if len(text.summary) > SUMMARY_LIMIT:
         message = (
             f"summary is {len(text.summary)} characters; at most {SUMMARY_LIMIT}: "
@@ -220,6 +231,7 @@ def review_file(file: MarkdownFile, text: CaseText, taxonomy: Taxonomy | None = 
     problems.extend(_style_warnings(file.path, plain))
     if taxonomy is not None:
         problems.extend(_parent_and_child(doc, file.path, taxonomy))
+        problems.extend(_scale_not_in_text(doc, file.path, numbers.keys() | spelled))
     marks = Marks(
         lang,
         text.title,
@@ -231,6 +243,45 @@ def review_file(file: MarkdownFile, text: CaseText, taxonomy: Taxonomy | None = 
         tuple((k, items, line) for k, (items, line) in lists.items()),
     )
     return marks, problems
+
+
+def _about_the_sources(
+    path: str, lang: str, key: str, lines: list[tuple[int, str]], joined: str
+) -> list[Diagnostic]:
+    """Sentences of a section that talk about the report or the case instead of the incident
+    (voice.py); a section that says nothing else is to be left out and listed."""
+    found = about_the_sources(_blank(_CODE_SPAN, joined), lang)
+    heading = SECTION_HEADINGS[lang][key]
+    problems = []
+    for offset, message in found:
+        row = joined.count("\n", 0, offset)
+        col = offset - (joined.rfind("\n", 0, offset) + 1) + 1
+        if message == ABOUT_THE_REPORT and len(found) == 1 and _one_sentence(joined):
+            message = (
+                f"'## {heading}' only says that the sources do not cover it: leave the "
+                f"section out of both languages and add {key} to not_in_sources"
+            )
+        problems.append(_warning(path, lines[row][0], col, f"section '{heading}'", message))
+    return problems
+
+
+def _one_sentence(text: str) -> bool:
+    return len(_SENTENCE_ENDS.findall(text.strip())) <= 1
+
+
+def _wrong_language(value: str, lang: str) -> str | None:
+    """Why a title or summary reads as the other language than its file's, or None. Judged as
+    sections are: the share of Hangul among its letters, code spans left out."""
+    bare = _CODE_SPAN.sub("", value)
+    hangul, latin = _count(_HANGUL_RUN, bare), _latin_letters(bare)
+    if hangul + latin < MIN_LETTERS_IN_A_LINE:
+        return None
+    share = hangul / (hangul + latin)
+    if lang == "ko" and share < MIN_HANGUL_IN_KOREAN:
+        return "reads as English in a Korean file; write it in Korean (names stay in Latin letters)"
+    if lang == "en" and share > MAX_HANGUL_IN_ENGLISH:
+        return "reads as Korean in an English file; write it in English"
+    return None
 
 
 def compare(original: Marks, original_path: str, translation: Marks, path: str):
@@ -266,7 +317,10 @@ def compare(original: Marks, original_path: str, translation: Marks, path: str):
         ("title", translation.title, translation.title_at),
         ("summary", translation.summary, translation.summary_at),
     ):
-        if mine.strip() == getattr(original, field).strip():
+        # A copy that reads as the other language is already reported by review_file.
+        if mine.strip() == getattr(original, field).strip() and not _wrong_language(
+            mine, translation.lang
+        ):
             language = in_english(translation.lang)
             message = f"{field} is the original's, untranslated; write it in {language}"
             problems.append(_warning(path, *at, field, message))
@@ -326,6 +380,22 @@ def _parent_and_child(doc: YamlDocument, path: str, taxonomy: Taxonomy) -> list[
                     "list only the narrower term"
                 )
                 problems.append(_warning(path, *_position(doc, loc), field_name(loc), message))
+    return problems
+
+
+def _scale_not_in_text(doc: YamlDocument, path: str, written: set[str]) -> list[Diagnostic]:
+    """A scale figure is one the case's text gives: a figure the text never writes is a typo
+    or a guess (gpus: 400 where the text says 440)."""
+    scale = doc.data.get("scale")
+    problems = []
+    for key, value in scale.items() if isinstance(scale, dict) else ():
+        if isinstance(value, int) and not isinstance(value, bool) and str(value) not in written:
+            loc = ("scale", key)
+            message = (
+                f"{value:,} is not in the text; scale gives only figures the case states: "
+                "correct it, or say it in the text as the sources do"
+            )
+            problems.append(_warning(path, *_position(doc, loc), field_name(loc), message))
     return problems
 
 

@@ -123,7 +123,7 @@ def test_two_builds_of_the_same_input_are_identical(built: Project, tmp_path: Pa
 def test_the_parallel_build_equals_the_serial_one(tmp_path: Path):
     """With 150 incidents (300 case pages) the render worker, the check workers and the related
     case workers all run; INCIDENTS_JOBS=1 does the same work in one process. The sites match."""
-    sys.path.insert(0, str(REPO / "bench"))
+    sys.path.append(str(REPO / "bench"))  # after site-packages: bench/mcp.py is no `mcp`
     from generate import write_project
 
     from generator.pipeline.executor import processors

@@ -13,7 +13,7 @@ from browser import serve_with
 from click.testing import CliRunner
 from conftest import Project
 
-from generator.adapters.source_links import Answer, Source, check_links, fetch
+from generator.adapters.source_links import Answer, Source, Unreachable, check_links, fetch
 from generator.cli import main
 
 
@@ -151,3 +151,72 @@ def test_links_never_asks_a_host_that_is_not_public(monkeypatch):
     handler = source_links._PublicRedirects()
     with pytest.raises(urllib.error.URLError):
         handler.redirect_request(None, None, 302, "Found", {}, "http://intranet.acme.dev/")
+
+
+def test_the_command_takes_paths_as_check_does(project: Project, server: str):
+    """Only the sources of the incidents named are asked for."""
+    project.add_incident(url=f"{server}/gone")
+    project.add_incident("acme-other", url=f"{server}/private", occurred="2023-01-01")
+    result = CliRunner().invoke(
+        main,
+        [
+            "links",
+            "--root",
+            str(project.root),
+            "--timeout",
+            "5",
+            str(project.incidents / "acme-other.ko.md"),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == [
+        "incidents/acme-other.md:18:10: warning: sources[0].url: HTTP 403 Forbidden: check the "
+        "source in a browser",
+        "ok: 1 source URL(s) asked for, 0 gone, 1 to look at",
+    ]
+    wrong = CliRunner().invoke(main, ["links", "--root", str(project.root), "nowhere.md"])
+    assert wrong.exit_code == 1
+    assert wrong.output.splitlines()[-1] == "links failed: 1 path names no incident file"
+
+
+def test_offline_it_says_the_network_is_unreachable(project: Project, monkeypatch):
+    """With no name resolving, every source would be "gone": the command says the network is
+    unreachable instead, once, and judges nothing."""
+
+    def offline(*args, **kwargs):
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "getaddrinfo", offline)
+    project.add_incident()
+    project.add_incident("acme-other", url="https://reports.acme.dev/other", occurred="2023-01-01")
+    result = CliRunner().invoke(main, ["links", "--root", str(project.root), "--timeout", "1"])
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines() == [
+        "links: none of the 2 source URL(s) answered (no answer ([Errno -2] Name or service not "
+        "known)) and no other source's name resolves: the network is unreachable from here; "
+        "run it again when online"
+    ]
+
+
+def test_a_dead_address_while_online_is_still_gone():
+    """One source's name not resolving, while other sources' names do, is that source's
+    problem."""
+    sources = [Source("https://gone.acme.dev/pm", "incidents/a.md", 18, 10, "sources[0].url")]
+    nothing = Answer(None, "no answer (Name or service not known)")
+    problems = check_links(
+        sources,
+        get=lambda url, timeout: nothing,
+        others=["https://reports.globex.dev/x"],
+        resolve=lambda host: host == "reports.globex.dev",
+    )
+    assert [p.format() for p in problems] == [
+        "incidents/a.md:18:10: sources[0].url: no answer (Name or service not known): the "
+        "source is gone; cite an archived copy or another source"
+    ]
+    with pytest.raises(Unreachable):
+        check_links(
+            sources,
+            get=lambda url, timeout: nothing,
+            others=["https://reports.globex.dev/x"],
+            resolve=lambda host: False,
+        )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -501,3 +502,31 @@ def test_a_checkout_that_cannot_be_written_is_one_line(project: Project, monkeyp
     assert made.exception is None or isinstance(made.exception, SystemExit)
     assert "incidents new: Read-only file system: " in made.output
     assert "Traceback" not in made.output
+
+
+def test_a_strict_build_that_fails_says_so_on_its_last_line(site_project: Project):
+    """Without SITE_URL a build warns, and --strict refuses it: the last line says the build
+    stopped (MkDocs itself raises it without printing it)."""
+    site_project.add_incident()
+    env = {k: v for k, v in os.environ.items() if k != "SITE_URL"}
+    built = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "generator.cli",
+            "build",
+            "--strict",
+            "--root",
+            str(site_project.root),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=env,
+        timeout=600,
+    )
+    assert built.returncode == 1
+    assert "site_url is not set" in built.stderr
+    last = built.stderr.strip().splitlines()[-1]
+    assert re.fullmatch(r"error: Aborted with \d+ warnings? in strict mode!", last), built.stderr
+    assert "Traceback" not in built.stderr

@@ -10,6 +10,7 @@ import json
 import pytest
 from conftest import SEARCH_QUERIES
 
+from generator.agent.answers import ANSWER_LIMIT, MAX_IDS
 from generator.agent.catalogue import Catalogue, CatalogueError
 from generator.load.export import ExportError, library_from_export
 from generator.load.project import ProjectPaths
@@ -34,13 +35,28 @@ def catalogue(library):
     return Catalogue(library, "https://incidents.example.org/")
 
 
+def every_page(catalogue, *args, **kwargs):
+    """The ids of every page of a search, and the pages' answers."""
+    ids, answers, offset = [], [], 0
+    while offset is not None:
+        answer = catalogue.search(*args, offset=offset, **kwargs)
+        assert answer.offset == offset and answer.results
+        ids += [hit.id for hit in answer.results]
+        answers.append(answer)
+        offset = answer.next_offset
+    return ids, answers
+
+
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_search_gives_the_sites_cases_in_the_sites_order(catalogue, library, lang):
     corpus = build_corpus(library, lang).corpus
     for case in QUERIES[lang]:
-        found = catalogue.search(case["query"], None, lang, 50)
-        expected = search(corpus, case["query"]).ids[:50]
-        assert [hit.id for hit in found.results] == list(expected), case["query"]
+        expected = search(corpus, case["query"])
+        ids, answers = every_page(catalogue, case["query"], None, lang, 50)
+        assert ids == list(expected.ids), case["query"]
+        assert {a.total for a in answers} == {expected.total}
+        full = [hit.full_match for a in answers for hit in a.results]
+        assert full == [n < expected.exact for n in range(expected.total)]
 
 
 def test_a_korean_search_with_particles(catalogue):
@@ -72,7 +88,8 @@ def test_get_an_incident_in_each_language(catalogue):
     for lang in ("ko", "en"):
         case = catalogue.get(IMBUE, lang)
         assert list(case.sections) == list(SECTIONS) and case.sources
-        assert case.markdown.startswith(f"# {case.title}\n")
+        assert catalogue.markdown(IMBUE, lang).startswith(f"# {case.title}\n")
+        assert case.markdown_url.endswith(f"/{lang}/cases/{IMBUE}.md") and not case.cut
         assert case.terms["organization"][0].id == "imbue"
     assert catalogue.get(IMBUE, "ko").title != catalogue.get(IMBUE, "en").title
 
@@ -89,15 +106,16 @@ def test_terms_related_and_top_components(catalogue, library):
     top = catalogue.top_components({"domain": ["ai-infra"]}, "", "en", 3)
     assert top.facet == "component" and len(top.components) == 3
     counts = [c.cases for c in top.components]
-    assert counts == sorted(counts, reverse=True) and all(
-        len(c.incidents) == c.cases for c in top.components
-    )
+    assert counts == sorted(counts, reverse=True)
+    for component in top.components:
+        term = library.taxonomy.term("component", component.id)
+        newest = [i.id for i in library.cases_with(term) if "ai-infra" in i.term_ids("domain")]
+        assert component.cases == len(newest) and component.incidents == newest[:MAX_IDS]
 
 
 @pytest.mark.parametrize(
     ("call", "message", "suggestion"),
     [
-        (lambda c: c.search("", None), "give a query, filters, or both", None),
         (lambda c: c.search("the of", None), "has no word to search for", None),
         (lambda c: c.search("gpu", {"componnt": ["gpu"]}), "unknown facet 'componnt'", "component"),
         (lambda c: c.search("gpu", {"component": ["gpuu"]}), "'gpuu' is not a term", "gpu"),
@@ -106,6 +124,11 @@ def test_terms_related_and_top_components(catalogue, library):
         (lambda c: c.get("imbue-h100"), "no incident has the id 'imbue-h100'", IMBUE),
         (lambda c: c.related("nope"), "no incident has the id 'nope'", None),
         (lambda c: c.terms("causes"), "unknown facet 'causes'", "cause"),
+        (lambda c: c.terms("root_causes"), "unknown facet 'root_causes'", "root_cause"),
+        (lambda c: c.search("gpu", offset=-1), "offset must be 0 or more", None),
+        (lambda c: c.search("gpu", occurred_from="2024-13"), "occurred_from '2024-13'", None),
+        (lambda c: c.search("gpu", original_language="EN"), "original_language 'EN'", "en"),
+        (lambda c: c.get(IMBUE, sections=["lesson"]), "unknown section 'lesson'", "lessons"),
     ],
 )
 def test_bad_arguments_are_clear_errors(catalogue, call, message, suggestion):
@@ -141,15 +164,24 @@ def test_the_exports_give_back_the_same_library(library, tmp_path):
     )
 
 
-def test_broken_exports_are_one_clear_error(tmp_path):
-    with pytest.raises(ExportError, match="no such file"):
+def test_broken_exports_are_one_clear_error(library, tmp_path):
+    given = tmp_path / "nowhere" / "incidents.json"
+    with pytest.raises(ExportError, match=f"^{given}: no such file or folder$"):
+        library_from_export(given)  # the path as given, not its folder
+    with pytest.raises(ExportError, match=f"^{tmp_path / 'incidents.json'}: no such file"):
         library_from_export(tmp_path)
+    (tmp_path / "notes.txt").write_text("", encoding="utf-8")
+    with pytest.raises(ExportError, match="notes.txt: not an export"):
+        library_from_export(tmp_path / "notes.txt")
     (tmp_path / "incidents.json").write_text("{", encoding="utf-8")
     (tmp_path / "taxonomy.json").write_text("{}", encoding="utf-8")
+    with pytest.raises(ExportError, match="taxonomy.json: not a taxonomy export"):
+        library_from_export(tmp_path)
+    (tmp_path / "taxonomy.json").write_bytes(api_files(library)["api/taxonomy.json"])
     with pytest.raises(ExportError, match=r"incidents.json:1:2: not JSON"):
         library_from_export(tmp_path)
     (tmp_path / "incidents.json").write_text(json.dumps({"incidents": []}), encoding="utf-8")
-    with pytest.raises(ExportError, match="not a taxonomy export"):
+    with pytest.raises(ExportError, match="incidents.json: no incidents"):
         library_from_export(tmp_path / "incidents.json")
 
 
@@ -188,7 +220,14 @@ def test_a_case_the_sources_do_not_date_reaches_an_agent_through_the_exports(pro
     assert [i.id for i in again.incidents] == ["acme-undated", "acme-dated"]
     case = Catalogue(again).get("acme-undated", "en")
     assert (case.occurred, case.published) == ("unknown", "2024-04-02")
-    assert "- **Occurred**: Unknown (the sources give no date)" in case.markdown
+    markdown = Catalogue(again).markdown("acme-undated", "en")
+    assert "- **Occurred**: Unknown (the sources give no date)" in markdown
+    # In no date range, and listed in the library's order when nothing narrows the list.
+    assert Catalogue(again).search("", None, "en", occurred_from="1900").total == 1
+    assert [h.id for h in Catalogue(again).search("", None, "en").results] == [
+        "acme-undated",
+        "acme-dated",
+    ]
     hit = Catalogue(again).search("burn-in", None, "en").results
     assert {h.id: h.occurred for h in hit}["acme-undated"] == "unknown"
 
@@ -207,7 +246,8 @@ def test_sections_read_only_through_a_summary_reach_an_agent_through_the_exports
     assert again.incident("acme-gpu-outage").meta.summary_only == ("trigger",)
     case = Catalogue(again).get("acme-gpu-outage", "ko")
     assert case.summary_only == ["trigger"]
-    assert "> 이 부분의 사실 가운데 일부는 출처 원문이 아니라" in case.markdown
+    markdown = Catalogue(again).markdown("acme-gpu-outage", "ko")
+    assert "> 이 부분의 사실 가운데 일부는 출처 원문이 아니라" in markdown
 
 
 def test_exports_carry_the_sites_address_when_the_build_knew_it(library, tmp_path):
@@ -246,3 +286,153 @@ def test_the_agent_server_reads_site_url_as_mkdocs_does(
         monkeypatch.setenv(name, value)
     (tmp_path / "mkdocs.yml").write_text(f"site_name: Lib\n{setting}\n", encoding="utf-8")
     assert site_url_of(tmp_path) == expected
+
+
+def test_listing_with_no_query_pages_through_every_case_newest_first(catalogue, library):
+    ids, answers = every_page(catalogue, "", None, "en", 50)
+    assert ids == [i.id for i in library.incidents]
+    assert answers[-1].next_offset is None and all(h.passage is None for h in answers[0].results)
+
+
+def test_listing_by_facets_dates_and_original_language(catalogue, library):
+    expected = [
+        i.id
+        for i in library.incidents
+        if "ai-infra" in i.term_ids("domain")
+        and i.meta.lang == "en"
+        and "2023" <= i.meta.occurred[:4] <= "2024"
+    ]
+    ids, answers = every_page(
+        catalogue,
+        "",
+        {"domain": "ai-infra"},
+        "en",
+        7,
+        occurred_from="2023",
+        occurred_to="2024-12-31",
+        original_language="en",
+    )
+    assert ids == expected and len(answers) > 1
+    assert answers[0].occurred_from == "2023" and answers[0].original_language == "en"
+    # A date range narrows a search as a facet does: the same cases, in the search's order.
+    words = catalogue.search("GPU", None, "en", 50, occurred_from="2024", occurred_to="2024")
+    every = every_page(catalogue, "GPU", None, "en", 50)[0]
+    kept = {i.id for i in library.incidents if i.meta.occurred.startswith("2024")}
+    assert [h.id for h in words.results] == [i for i in every if i in kept][: len(words.results)]
+
+
+@pytest.mark.parametrize(
+    ("occurred", "start", "end", "inside"),
+    [
+        ("2024-03", "2024", "2024", True),
+        ("2024-03", "2024-03-15", None, True),  # same month: the precision both have
+        ("2024-03", "2024-04", None, False),
+        ("2024", None, "2023-12-31", False),
+        ("2024-03-01", None, None, True),
+        ("unknown", "2000", None, False),  # a case whose date is not known is in no range
+    ],
+)
+def test_a_date_range_compares_at_the_precision_both_dates_have(occurred, start, end, inside):
+    from generator.agent.arguments import in_range
+
+    assert in_range(occurred, start, end) is inside
+
+
+def test_the_reference_librarys_filter_names_are_the_facets_they_mean(catalogue, library):
+    from generator.agent.arguments import FACET_ALIASES
+
+    assert set(FACET_ALIASES.values()) <= {f.id for f in library.taxonomy.facets}
+    by_alias = catalogue.search(
+        "", {"root_cause": ["gpu-failure"], "organisation": ["meta"], "factor": []}, "en", 50
+    )
+    by_id = catalogue.search("", {"cause": ["gpu-failure"], "organization": ["meta"]}, "en", 50)
+    assert by_alias.filters == by_id.filters == {"organization": ["meta"], "cause": ["gpu-failure"]}
+    assert [h.id for h in by_alias.results] == [h.id for h in by_id.results] != []
+    assert catalogue.terms("factor", "en").facet == "contributing_factor"
+
+
+@pytest.mark.parametrize(
+    ("query", "filters", "lang"),
+    [
+        ("NCCL timeout", None, "en"),
+        ("인피니밴드 배선", None, "ko"),
+        ("xid 79 GPU가 떨어짐", None, "ko"),
+        ("", {"component": ["인피니밴드"]}, "ko"),  # a Korean label says Korean
+        ("", {"component": ["infiniband-fabric"]}, "ko"),  # an id says nothing: the default
+        ("79", None, "ko"),
+    ],
+)
+def test_the_answers_language_is_the_querys_when_not_given(catalogue, query, filters, lang):
+    found = catalogue.search(query, filters)
+    assert found.lang == lang
+    assert all(hit.url.split("/")[-3] == lang for hit in found.results)
+    assert catalogue.search(query, filters, "en" if lang == "ko" else "ko").lang != lang
+
+
+def test_counts_per_facet_are_the_engines(catalogue, library):
+    from generator.agent.answers import FACET_TERMS
+
+    corpus = build_corpus(library, "en").corpus
+    for query, filters in [("GPU", None), ("", {"domain": ["ai-infra"]}), ("", None)]:
+        answer = catalogue.search(query, filters, "en", 1)
+        counts = search(corpus, query, filters or {}).counts
+        for facet in answer.facets:
+            listed = {t.id: t.cases for t in facet.terms}
+            expected = {k: v for k, v in counts.get(facet.facet, {}).items() if v}
+            assert len(listed) == min(FACET_TERMS, len(expected)) and facet.more == max(
+                0, len(expected) - FACET_TERMS
+            )
+            assert all(expected[k] == v for k, v in listed.items())
+            assert [t.cases for t in facet.terms] == sorted(listed.values(), reverse=True)
+            assert min(listed.values(), default=0) >= max(
+                (v for k, v in expected.items() if k not in listed), default=0
+            )
+
+
+def test_every_answer_stays_under_the_limit(catalogue, library):
+    sizes = []
+    for lang in ("ko", "en"):
+        sizes += [len(a.model_dump_json()) for a in every_page(catalogue, "", None, lang, 50)[1]]
+        for facet in library.taxonomy.facets:
+            offset = 0
+            while offset is not None:
+                page = catalogue.terms(facet.id, lang, offset=offset)
+                sizes.append(len(page.model_dump_json()))
+                offset = page.next_offset
+        sizes.append(len(catalogue.top_components(None, "", lang, 50).model_dump_json()))
+        for incident in library.incidents:
+            sizes.append(len(catalogue.get(incident.id, lang).model_dump_json()))
+            sizes.append(len(catalogue.related(incident.id, lang, 50).model_dump_json()))
+    assert max(sizes) <= ANSWER_LIMIT
+
+
+def test_a_case_longer_than_an_answer_is_cut_and_any_section_can_be_read_whole(library):
+    from generator.model.incident import CaseText, Incident, Section
+
+    imbue = library.incident(IMBUE)
+    long = 'A line of the report, "quoted", in full.\n' * 450  # ~19,000 characters
+    texts = tuple(
+        CaseText(t.lang, t.title, t.summary, tuple(Section(k, long, 0) for k in SECTIONS), t.path)
+        for t in imbue.texts
+    )
+    built = build_library(library.taxonomy, [Incident(imbue.meta, imbue.path, texts)])
+    catalogue = Catalogue(built, "https://incidents.example.org/")
+    whole = catalogue.get(IMBUE, "en")
+    assert len(whole.model_dump_json()) <= ANSWER_LIMIT
+    assert whole.cut == list(SECTIONS) and all(s.endswith(" …") for s in whole.sections.values())
+    one = catalogue.get(IMBUE, "en", ["lessons"])
+    assert one.sections == {"lessons": long} and one.cut == []
+    assert len(one.model_dump_json()) <= ANSWER_LIMIT
+    two = catalogue.get(IMBUE, "en", ["lessons", "symptoms"])
+    assert list(two.sections) == ["symptoms", "lessons"] and two.cut == ["symptoms", "lessons"]
+
+
+def test_a_facets_terms_come_a_page_at_a_time(catalogue, library):
+    facet = library.taxonomy.facet("organization")
+    seen, offset = [], 0
+    while offset is not None:
+        page = catalogue.terms("organization", "en", 7, offset)
+        assert page.total == len(facet.terms) and len(page.terms) <= 7
+        seen += [t.id for t in page.terms]
+        offset = page.next_offset
+    assert seen == [t.id for t in facet.terms]

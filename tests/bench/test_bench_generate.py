@@ -10,7 +10,7 @@ from conftest import REPO
 from generator.load.project import ProjectPaths
 from generator.pipeline.check import check_project
 
-sys.path.insert(0, str(REPO / "bench"))
+sys.path.append(str(REPO / "bench"))  # after site-packages: bench/mcp.py is no `mcp`
 import generate  # noqa: E402
 
 NEW_TERMS = {

@@ -32,7 +32,22 @@ def build_files() -> dict[str, bytes]:
     )
     files = {url: site.content(url).encode("utf-8") for url in site.contents}
     files.update(site.files)
+    # A database is kept as the SQL that makes it, which a review can read (its bytes are held
+    # to a second build's by tests/outputs/test_outputs_database.py).
+    for path in [p for p in files if p.endswith(".db")]:
+        files[path + ".sql"] = sql_dump(files.pop(path))
     return dict(sorted(files.items()))
+
+
+def sql_dump(database: bytes) -> bytes:
+    import sqlite3
+
+    connection = sqlite3.connect(":memory:")
+    try:
+        connection.deserialize(database)
+        return ("\n".join(connection.iterdump()) + "\n").encode("utf-8")
+    finally:
+        connection.close()
 
 
 def expected_files() -> dict[str, bytes]:

@@ -61,6 +61,40 @@ def test_yaml_syntax_error_points_at_the_file_line():
     assert message == "a.md:4:5: invalid YAML: did not find expected ',' or ']'"
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (  # PyYAML: did not find expected '-' indicator
+            "sources:\n  - url: https://a.dev\n    title: x\n   publisher: y\n",
+            "a.md:5:4: invalid YAML: wrong indentation: this line is indented by 3 spaces, but "
+            "the fields it belongs with are indented by 4 spaces (line 4); indent it by 4 spaces",
+        ),
+        (  # PyYAML: mapping values are not allowed here
+            "scale:\n  gpus: 1\n    hosts: 2\n",
+            "a.md:4:5: invalid YAML: wrong indentation: this line is indented by 4 spaces, but "
+            "the fields it belongs with are indented by 2 spaces (line 3); indent it by 2 spaces",
+        ),
+        (  # PyYAML: did not find expected key
+            "sources:\n  - url: a\n    title: b\n - url: c\n",
+            "a.md:5:2: invalid YAML: wrong indentation: this line is indented by 1 space, but "
+            "the list items it belongs with are indented by 2 spaces (line 3); indent it by 2 "
+            "spaces",
+        ),
+        (
+            "id: x\n title: y\n",
+            "a.md:3:2: invalid YAML: wrong indentation: this line is indented by 1 space, but "
+            "the fields it belongs with start in column 1 (line 2); start it in column 1 too",
+        ),
+        (  # well indented: the problem is something else, and PyYAML's words stay
+            "id: x\ntitle: [y\n",
+            "a.md:4:1: invalid YAML: did not find expected ',' or ']'",
+        ),
+    ],
+)
+def test_a_misindented_line_is_told_what_its_indentation_should_be(text, expected):
+    assert _errors(lambda: parse_yaml(text, "a.md", first_line=2)) == [expected]
+
+
 def test_tabs_get_a_hint():
     source = decode_text(b"---\nid: x\nscale:\n\tgpus: 1\n---\n", "a.md")
     (message,) = _errors(lambda: split_front_matter(source))

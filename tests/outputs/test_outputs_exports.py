@@ -98,12 +98,15 @@ class TestApiFiles:
     def test_the_files(self):
         assert sorted(FILES) == [
             "api/incident-front-matter.schema.json",
+            "api/incidents.db",
             "api/incidents.json",
+            "api/incidents.metadata.json",
             "api/incidents.schema.json",
             "api/taxonomy.json",
             "api/taxonomy.schema.json",
         ]
-        assert all(data.endswith(b"\n") for data in FILES.values())
+        texts = {path: data for path, data in FILES.items() if not path.endswith(".db")}
+        assert all(data.endswith(b"\n") for data in texts.values())
 
     def test_incidents_json_has_a_line_per_incident(self):
         """The export is the model's dump, one incident per line (each written by pydantic's

@@ -1,5 +1,6 @@
 """The library as Markdown for language models (generator/outputs/markdown.py): one file per
-case and language, llms.txt linking each of them, llms-full.txt with every text. In memory."""
+case and language, per facet and per term, the full text a language at a time, and llms.txt
+linking them. In memory."""
 
 from __future__ import annotations
 
@@ -34,26 +35,67 @@ def test_an_untranslated_case_says_so_in_the_readers_language():
     assert "> 이 사례는 아직 한국어로 번역되지 않아 원문(영어)으로 보여 드립니다." in text
 
 
-def test_llms_txt_links_every_case_in_each_language():
+def test_llms_txt_links_the_newest_cases_the_facets_and_each_languages_full_text():
     text = llms_txt(LIBRARY)
     assert text.startswith("# Incident Library\n\n> ")
     for lang in ("ko", "en"):
         for case in ("a", "b"):
             assert f"]({lang}/cases/{case}.md)" in text
-    assert "[The whole library as Markdown](llms-full.txt)" in text
+        for facet in LIBRARY.taxonomy.facets:
+            assert f"]({lang}/{facet.slug}/index.md)" in text
+        assert f"]({lang}/llms-full.txt)" in text
+    assert "(api/incidents.db)" in text
 
 
-def test_llms_full_has_every_text_once_under_one_title():
-    text = llms_full_txt(LIBRARY)
-    assert text.count("\n## a title") == 2 and text.count("\n## b title") == 1
-    assert text.count("\n# ") == 0 and text.startswith("# Incident Library")
+def test_llms_txt_stays_the_same_size_whatever_the_librarys():
+    from test_outputs_search_data import TAX, make
+
+    from generator.model.library import build_library
+    from generator.outputs.markdown import NEWEST_IN_LLMS_TXT
+
+    many = build_library(TAX, [make(f"c{n}", f"20{10 + n % 15}-01") for n in range(60)])
+    text = llms_txt(many, "https://example.org/")
+    assert text.count("/cases/") == 2 * NEWEST_IN_LLMS_TXT
+    newest = [i.id for i in many.incidents[:NEWEST_IN_LLMS_TXT]]
+    assert all(f"https://example.org/en/cases/{i}.md" in text for i in newest)
+
+
+def test_the_full_text_is_one_file_per_language_every_case_once():
+    for lang in ("ko", "en"):
+        text = llms_full_txt(LIBRARY, lang)
+        # b has no Korean text: its original stands in, with a notice.
+        assert text.count("\n## a title") == 1 and text.count("\n## b title en") == 1
+        assert text.count("\n# ") == 0 and text.startswith("# Incident Library")
+
+
+def test_a_term_lists_its_cases_and_a_facet_its_terms_with_counts():
+    files = markdown_files(LIBRARY)
+    facet = LIBRARY.taxonomy.facet("component")
+    index = files[f"ko/{facet.slug}/index.md"]
+    for term in facet.terms:
+        assert f"]({term.id}.md) (`{term.id}`, 사례 {LIBRARY.count(term)}건)" in index
+    term = facet.terms[0]
+    listing = files[f"en/{facet.slug}/{term.id}.md"]
+    linked = [line for line in listing.splitlines() if line.startswith("- [")]
+    assert [line.split("](")[1].split(")")[0] for line in linked] == [
+        f"../cases/{i.id}.md" for i in LIBRARY.cases_with(term)
+    ]
 
 
 def test_files_are_deterministic_and_beside_the_pages():
     files = markdown_files(LIBRARY)
+    taxonomy = LIBRARY.taxonomy
     assert sorted(files) == sorted(
-        ["llms.txt", "llms-full.txt"]
+        ["llms.txt"]
+        + [f"{lang}/llms-full.txt" for lang in ("ko", "en")]
         + [f"{lang}/cases/{case}.md" for lang in ("ko", "en") for case in ("a", "b")]
+        + [f"{lang}/{f.slug}/index.md" for lang in ("ko", "en") for f in taxonomy.facets]
+        + [
+            f"{lang}/{f.slug}/{t.id}.md"
+            for lang in ("ko", "en")
+            for f in taxonomy.facets
+            for t in f.terms
+        ]
     )
     assert files == markdown_files(LIBRARY)
 
@@ -131,13 +173,11 @@ def test_values_are_text_and_no_case_swallows_the_next():
         assert "javascript:" not in re.sub(r">[^<]*<", "><", html), path  # only as text
         hrefs = re.findall(r'href="([^"]*)"', html)
         assert all(h.startswith(("https://", "http://", "mailto:", "ko/", "en/")) for h in hrefs)
-    full = cmarkgfm.github_flavored_markdown_to_html(files["llms-full.txt"])
-    # Every text of every case is a level-two heading of its own, with its sections below it.
-    assert len(re.findall(r"<h2>", full)) == sum(len(i.texts) for i in library.incidents)
-    assert re.findall(r"<h2>(.*?)</h2>", full)[:2] == ["b title en", "b title ko"]  # newest first
-    assert full.count("<h3>Symptoms</h3>") == sum(
-        1 for i in library.incidents for t in i.texts if t.lang == "en"
-    )
+    full = cmarkgfm.github_flavored_markdown_to_html(files["en/llms-full.txt"])
+    # Every case is a level-two heading of its own, with its sections below it.
+    assert len(re.findall(r"<h2>", full)) == len(library.incidents)
+    assert re.findall(r"<h2>(.*?)</h2>", full)[:1] == ["b title en"]  # newest first
+    assert full.count("<h3>Symptoms</h3>") == len(library.incidents)
     case = cmarkgfm.github_flavored_markdown_to_html(files["en/cases/a.md"])
     [title] = re.findall(r"<h1>(.*?)</h1>", case)
     assert re.sub(r"<[^>]+>", "", title) == (

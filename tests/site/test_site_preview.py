@@ -12,6 +12,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 from conftest import REPO, Project
 from sitebuild import write_fixture_library
@@ -23,18 +24,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_serve_shows_an_edited_incident_and_the_error_of_a_broken_one(tmp_path):
-    project = Project(tmp_path / "project")
-    write_fixture_library(project)
-    port = free_port()
-    process = subprocess.Popen(
+def start_preview(root: Path, port: int) -> subprocess.Popen:
+    """`incidents serve` for `root` on `port`, in a process group of its own."""
+    return subprocess.Popen(
         [
             sys.executable,
             "-m",
             "generator.cli",
             "serve",
             "--root",
-            str(project.root),
+            str(root),
             "--dev-addr",
             f"127.0.0.1:{port}",
         ],
@@ -45,6 +44,27 @@ def test_serve_shows_an_edited_incident_and_the_error_of_a_broken_one(tmp_path):
         start_new_session=True,
         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
     )
+
+
+def answers(url: str, seconds: float) -> bool:
+    """Whether `url` answers 200 within `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                if response.status == 200:
+                    return True
+        except OSError:
+            pass
+        time.sleep(0.2)
+    return False
+
+
+def test_serve_shows_an_edited_incident_and_the_error_of_a_broken_one(tmp_path):
+    project = Project(tmp_path / "project")
+    write_fixture_library(project)
+    port = free_port()
+    process = start_preview(project.root, port)
     url = f"http://127.0.0.1:{port}/en/cases/acme-gpu-outage-01.html"
 
     def get() -> tuple[int, str]:
@@ -102,3 +122,88 @@ def test_serve_shows_an_edited_incident_and_the_error_of_a_broken_one(tmp_path):
     assert "Traceback" not in output
     assert "preview: rebuilding" in output
     assert "preview: rebuilt in" in output  # the first edit, without MkDocs (adapters tests)
+
+
+def test_the_preview_tab_reloads_itself_after_an_edit(tmp_path, pages):
+    """The site's policy runs no inline script, so the preview serves its reload script as a
+    file of its own origin: the open tab reloads once the edit is built, with no policy
+    violation in its console."""
+    project = Project(tmp_path / "project")
+    write_fixture_library(project)
+    port = free_port()
+    process = start_preview(project.root, port)
+    url = f"http://127.0.0.1:{port}/en/cases/acme-gpu-outage-01.html"
+    tab = None
+    try:
+        assert answers(url, 120)
+        tab, page, watch = pages.open(url)
+        assert page.locator('script[src="/livereload/reload.js"][data-epoch]').count() == 1
+        page.wait_for_load_state("load")
+        path = project.incidents / "acme-gpu-outage-01.md"
+        with page.expect_navigation(timeout=90_000):
+            path.write_text(
+                path.read_text(encoding="utf-8").replace(
+                    "Acme: GPUs fall off the bus", "Acme: reloaded by itself"
+                ),
+                encoding="utf-8",
+            )
+        page.wait_for_load_state("load")
+        assert "Acme: reloaded by itself" in page.locator("h1").first.inner_text()
+        assert not [m for m in watch.messages if "Content Security Policy" in m], watch.messages
+        assert watch.errors == []
+    finally:
+        if tab is not None:
+            tab.close()
+        os.killpg(process.pid, signal.SIGTERM)
+        output = process.communicate(timeout=30)[0]
+    assert "Traceback" not in output
+
+
+def children_of(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_sigterm_stops_the_preview_server_too(site_project):
+    """A service manager or `kill` stops `incidents serve` with SIGTERM: the MkDocs server it
+    runs stops with it, and the port is free again."""
+    site_project.add_incident()
+    port = free_port()
+    process = start_preview(site_project.root, port)
+    servers: list[int] = []
+    try:
+        assert answers(f"http://127.0.0.1:{port}/en/cases/acme-gpu-outage.html", 120)
+        servers = children_of(process.pid)
+        assert servers, "no preview server process"
+        os.kill(process.pid, signal.SIGTERM)  # this process alone, as `kill` does
+        process.wait(timeout=30)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and any(map(alive, servers)):
+            time.sleep(0.1)
+        assert not any(map(alive, servers)), "the preview server outlived incidents serve"
+        assert process.returncode == 128 + signal.SIGTERM  # as a shell reports it
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", port))  # free again
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+        for pid in servers:
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        process.communicate(timeout=30)

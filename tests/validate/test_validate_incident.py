@@ -164,7 +164,11 @@ def test_front_matter_that_is_not_a_mapping(project):
 
 class TestSections:
     def test_missing(self, project):
-        project.add_incident(body=BODY_EN.replace("## Detection\n\nHealth checks failed.\n\n", ""))
+        project.add_incident(
+            body=BODY_EN.replace(
+                "## Detection\n\nHealth checks failed on 511 hosts with 4,088 GPUs.\n\n", ""
+            )
+        )
         assert messages(project) == [
             f"{P}:43:1: body: section '## Detection' is missing; if no public source covers it, add detection to not_in_sources"
         ]
@@ -254,7 +258,8 @@ class TestTranslations:
         project.write(T, translation_text(body=BODY_KO.replace("## 감지", "## 탐지")))
         assert messages(project) == [
             f"{T}:14:1: section '탐지': unknown section; sections are 증상, 촉발, 감지, 조치, 후속 조치, 교훈",
-            f"{T}:29:1: body: section '## 감지' is missing; if no public source covers it, add detection to not_in_sources",
+            f"{T}:29:1: body: section '## 감지' is missing; the original has '## Detection' "
+            "(acme-gpu-outage.md:32): translate it here",
         ]
 
 
@@ -282,51 +287,53 @@ class TestFiles:
 
 
 class TestPossibleDuplicates:
-    """The warning goes on the newer file, at the field that matches (checking one's own new
-    file with --strict shows it), and `distinct_from` says two cases are different incidents."""
+    """Both files of a pair get the warning, each at its own field that matches (so a check of
+    either file alone shows it), and `distinct_from` says two cases are different incidents."""
 
     def test_same_organization_and_day(self, project):
         project.add_incident()
         project.add_incident(
             "acme-other", url="https://reports.acme.dev/other", extra="", occurred="2024-03-01"
         )
-        newer = project.incidents / "acme-other.md"
-        newer.write_text(
-            newer.read_text(encoding="utf-8").replace(
-                "published: 2024-04-02", "published: 2024-05"
-            ),
-            encoding="utf-8",
-        )
         assert messages(project) == [
+            f"{P}:6:11: warning: occurred: same organization (acme) and day as 'acme-other' "
+            "(incidents/acme-other.md); is it the same incident? If they are different "
+            "incidents, add distinct_from: [acme-other]",
             "incidents/acme-other.md:6:11: warning: occurred: same organization (acme) and day as "
             f"'acme-gpu-outage' ({P}); is it the same incident? If they are different incidents, "
-            "add distinct_from: [acme-gpu-outage]"
+            "add distinct_from: [acme-gpu-outage]",
         ]
 
-    def test_the_warning_goes_on_the_newer_file_whatever_the_names(self, project):
-        """`aaa-new` sorts first but was published later: the warning is its own."""
+    def test_a_copy_under_a_new_id_is_reported_on_the_copy_whatever_the_names(self, project):
+        """A verbatim copy has the same dates and sources: nothing tells which file is new, so
+        `aaa-new` (which sorts first) is warned about as well as the case it copies, and a check
+        of the new file alone reports it."""
         project.add_incident()
-        project.add_incident(
-            "aaa-new", url="https://reports.acme.dev/postmortem", occurred="2023-01-01"
-        )
-        newer = project.incidents / "aaa-new.md"
-        newer.write_text(
-            newer.read_text(encoding="utf-8").replace("published: 2024-04-02", "published: 2025"),
-            encoding="utf-8",
-        )
-        assert messages(project) == [
+        project.write("incidents/aaa-new.md", incident_text(incident_id="aaa-new"))
+        project.write("incidents/aaa-new.ko.md", translation_text())
+        expected = [
+            "incidents/aaa-new.md:6:11: warning: occurred: same organization (acme) and day as "
+            f"'acme-gpu-outage' ({P}); is it the same incident? If they are different incidents, "
+            "add distinct_from: [acme-gpu-outage]",
             "incidents/aaa-new.md:18:10: warning: sources[0].url: also cited by 'acme-gpu-outage' "
             f"({P}); is it the same incident? If they are different incidents, add "
-            "distinct_from: [acme-gpu-outage]"
+            "distinct_from: [acme-gpu-outage]",
         ]
+        assert [m for m in messages(project) if m.startswith("incidents/aaa-new.md")] == expected
+        only = frozenset({"incidents/aaa-new.md"})
+        checked = check_project(ProjectPaths.at(project.root), TODAY, only)
+        assert [d.format() for d in checked.diagnostics] == expected
 
     def test_shared_source(self, project):
         project.add_incident()
         project.add_incident("globex-x", organization="globex", occurred="2023-01-01")
         assert messages(project) == [
+            f"{P}:18:10: warning: sources[0].url: also cited by 'globex-x' "
+            "(incidents/globex-x.md); is it the same incident? If they are different incidents, "
+            "add distinct_from: [globex-x]",
             "incidents/globex-x.md:18:10: warning: sources[0].url: also cited by 'acme-gpu-outage' "
             f"({P}); is it the same incident? If they are different incidents, add "
-            "distinct_from: [acme-gpu-outage]"
+            "distinct_from: [acme-gpu-outage]",
         ]
 
     def test_distinct_from_silences_the_warning_and_must_name_a_case(self, project):
@@ -383,14 +390,27 @@ class TestNotInSources:
         checked = check_project(ProjectPaths.at(project.root), TODAY)
         assert checked.result.incidents[0].meta.not_in_sources == ("follow_ups",)
 
-    def test_a_translation_missing_an_unlisted_section_is_an_error(self, project):
+    def test_a_section_dropped_in_the_translation_is_to_be_translated(self, project):
+        """The original writes Follow-ups, so listing it in not_in_sources would be an error:
+        the advice is to translate the original's section."""
         project.add_incident(translate=False)
         project.write(
             "incidents/acme-gpu-outage.ko.md", translation_text(body=self.NO_FOLLOW_UPS_KO)
         )
         assert messages(project) == [
-            f"{T}:25:1: body: section '## 후속 조치' is missing; if no public source covers it, "
-            "add follow_ups to not_in_sources"
+            f"{T}:25:1: body: section '## 후속 조치' is missing; the original has "
+            "'## Follow-ups' (acme-gpu-outage.md:40): translate it here"
+        ]
+
+    def test_a_section_missing_in_both_languages_is_to_be_listed(self, project):
+        """Then listing it is right; the translation waits for the original to be fixed."""
+        project.add_incident(body=self.NO_FOLLOW_UPS_EN, translate=False)
+        project.write(
+            "incidents/acme-gpu-outage.ko.md", translation_text(body=self.NO_FOLLOW_UPS_KO)
+        )
+        assert messages(project) == [
+            f"{P}:43:1: body: section '## Follow-ups' is missing; if no public source covers it, "
+            "add follow_ups to not_in_sources",
         ]
 
     def test_a_listed_section_that_has_text_is_an_error(self, project):
@@ -626,3 +646,38 @@ def test_a_source_must_name_a_public_host(project, url, expected):
     project.add_incident(url=f'"{url}"')
     [problem] = messages(project)
     assert problem.startswith(f"{P}:18:10: sources[0].url: ") and expected in problem, problem
+
+
+@pytest.mark.parametrize(
+    ("word", "pool", "expected"),
+    [
+        ("acmee", ["acme", "globex"], "acme"),
+        ("gpu-failur", ["gpu-failure", "hardware-failure"], "gpu-failure"),
+        ("etdc", ["etcd", "coredns"], "etcd"),
+        ("apiserver", ["kube-apiserver", "etcd"], "kube-apiserver"),
+        ("infiniband", ["infiniband-fabric", "nvlink"], "infiniband-fabric"),
+        # New names that only share a few letters with a term: the hint to propose a term is
+        # right, a suggestion would be wrong.
+        ("mosaicml", ["modal", "meta", "microsoft"], None),
+        ("tencent", ["bytedance", "google"], None),
+        ("xai", ["ai2", "openai"], None),
+    ],
+)
+def test_a_suggestion_is_offered_only_when_it_is_likely_right(word, pool, expected):
+    from generator.validate.diagnostics import closest
+
+    assert closest(word, pool) == expected
+
+
+def test_a_new_organization_gets_the_hint_to_propose_it(project):
+    project.write(
+        "taxonomy.yml",
+        (project.root / "taxonomy.yml")
+        .read_text(encoding="utf-8")
+        .replace("      - id: globex", "      - id: modal", 1),
+    )
+    project.add_incident(organization="mosaicml")
+    assert messages(project) == [
+        f"{P}:8:15: organization: unknown organization term 'mosaicml'; terms are reviewed "
+        "vocabulary: propose it in taxonomy.yml"
+    ]

@@ -90,10 +90,40 @@ def test_korean_with_names_and_error_strings_in_latin_letters_is_korean(project:
 
 
 def test_an_untranslated_title(project: Project):
+    """Left as the original's, it reads as English: one warning says so."""
     project.add_incident()
     project.write(T, translation_text(title="Acme: GPUs fall off the bus"))
     assert found(project) == [
+        f"{T}:2:8: warning: title: title reads as English in a Korean file; write it in Korean "
+        "(names stay in Latin letters)"
+    ]
+
+
+def test_an_untranslated_title_of_names_alone(project: Project):
+    """A copy too short to judge by its letters is still the original's."""
+    project.add_incident(title="Acme: H100")
+    project.write(T, translation_text(title="Acme: H100"))
+    assert found(project) == [
         f"{T}:2:8: warning: title: title is the original's, untranslated; write it in Korean"
+    ]
+
+
+def test_an_english_summary_in_the_korean_file_even_when_reworded(project: Project):
+    project.add_incident()
+    text = translation_text().replace(
+        "드라이버 업데이트로 GPU를 못 쓰게 됐습니다.", "A driver update made the GPUs unusable."
+    )
+    project.write(T, text)
+    assert found(project) == [
+        f"{T}:3:10: warning: summary: summary reads as English in a Korean file; write it in "
+        "Korean (names stay in Latin letters)"
+    ]
+
+
+def test_a_korean_title_in_the_english_original(project: Project):
+    project.add_incident(title="애크미: GPU가 버스에서 이탈")
+    assert found(project) == [
+        f"{P}:3:8: warning: title: title reads as Korean in an English file; write it in English"
     ]
 
 
@@ -116,8 +146,8 @@ def test_plain_sentence_endings_in_a_korean_file(project: Project):
     )
     project.write(T, translation_text(body=body))
     assert found(project) == [
-        f"{T}:16:10: warning: body: 했다체 sentence ending; case files use 합니다체 (…했습니다, …입니다)",
-        f"{T}:16:22: warning: body: 했다체 sentence ending; case files use 합니다체 (…했습니다, …입니다)",
+        f"{T}:16:33: warning: body: 했다체 sentence ending; case files use 합니다체 (…했습니다, …입니다)",
+        f"{T}:16:45: warning: body: 했다체 sentence ending; case files use 합니다체 (…했습니다, …입니다)",
     ]
 
 
@@ -308,3 +338,87 @@ def test_no_korean_number_word_begins_another():
     assert {w[0] for w in review._KO_NATIVE}.isdisjoint(
         w[0] for w in review._KO_WORDS if w not in review._KO_NATIVE
     )
+
+
+def test_a_section_that_only_says_the_sources_are_silent(project: Project):
+    """CONTRIBUTING's rule: such a section is left out and listed in not_in_sources."""
+    detection_en = "Health checks failed on 511 hosts with 4,088 GPUs."
+    detection_ko = "호스트 511대, GPU 4,088개에서 헬스 체크가 실패했습니다."
+    project.add_incident(
+        body=BODY_EN.replace(
+            detection_en,
+            "The report does not say how the failure was first noticed (511 hosts, 4,088 GPUs).",
+        )
+    )
+    silent_ko = "보고서에는 처음 어떻게 감지했는지 나오지 않습니다(호스트 511대, GPU 4,088개)."
+    project.write(T, translation_text(body=BODY_KO.replace(detection_ko, silent_ko)))
+    assert found(project) == [
+        f"{T}:16:1: warning: section '감지': '## 감지' only says that the sources do not cover "
+        "it: leave the section out of both languages and add detection to not_in_sources",
+        f"{P}:34:1: warning: section 'Detection': '## Detection' only says that the sources do "
+        "not cover it: leave the section out of both languages and add detection to "
+        "not_in_sources",
+    ]
+
+
+def test_a_sentence_about_the_report_or_the_case_itself(project: Project):
+    lessons = (
+        "Check every host. The postmortem doesn't\nmention who approved the update, "
+        "and the part of the report this entry draws on ends there."
+    )
+    project.add_incident(body=BODY_EN.replace("Check every host.", lessons))
+    project.write(
+        T,
+        translation_text(
+            body=BODY_KO.replace(
+                "모든 호스트를 확인합니다.",
+                "모든 호스트를 확인합니다. 이 항목이 참고한 부분에는 승인 과정이 없습니다.",
+            )
+        ),
+    )
+    assert found(project) == [
+        f"{T}:28:16: warning: section '교훈': talks about this case itself, not the incident: "
+        "say what happened",
+        f"{P}:46:19: warning: section 'Lessons': talks about the report, not the incident: "
+        "leave out what the sources do not cover (a whole section goes in not_in_sources)",
+        f"{P}:47:38: warning: section 'Lessons': talks about this case itself, not the "
+        "incident: say what happened",
+    ]
+
+
+def test_what_a_source_gives_instead_of_a_date_may_be_said(project: Project):
+    project.add_incident(
+        body=BODY_EN.replace(
+            "A driver update.", "A driver update. The paper does not say on what date."
+        )
+    )
+    project.write(
+        T,
+        translation_text(
+            body=BODY_KO.replace(
+                "드라이버 업데이트.", "드라이버 업데이트. 논문에는 날짜가 나오지 않습니다."
+            )
+        ),
+    )
+    assert found(project) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "about"),
+    [
+        ("The postmortem does not name the configurations.", "en", True),
+        ("How it was noticed is not described in the report.", "en", True),
+        ("The sources are silent on detection.", "en", True),
+        ("NCCL does not say which rank hung.", "en", False),  # a program, not a report
+        ("The paper does not date the incidents; 2021 is its year of publication.", "en", False),
+        ("포스트모템은 어떤 구성인지는 밝히지 않습니다.", "ko", True),
+        ("출처에는 하나의 촉발 요인이 나오지 않습니다.", "ko", True),
+        ("논문은 각 장애가 언제 일어났는지 적지 않습니다.", "ko", False),  # dates may be explained
+        ("오버레이 항목의 불일치를 찾았습니다.", "ko", False),  # 이 항목 inside a word
+        ("보고서는 사고의 원인을 드라이버로 봅니다.", "ko", False),  # what the report says is fine
+    ],
+)
+def test_what_counts_as_talking_about_the_report(text, lang, about):
+    from generator.validate.voice import about_the_sources
+
+    assert bool(about_the_sources(text, lang)) is about

@@ -94,4 +94,48 @@ def serve_site(paths: ProjectPaths, dev_addr: str) -> int:
         print("\n".join(f"error: {p.format()}" for p in outside), file=sys.stderr)
         return 1
     # --dirty: after the first build, only the pages an edit changed are written again
-    return subprocess.call(_command(paths, "serve", "--dirty", "-a", dev_addr), cwd=paths.root)
+    server = subprocess.Popen(_command(paths, "serve", "--dirty", "-a", dev_addr), cwd=paths.root)
+    return wait_passing_signals(server)
+
+
+# How long a preview server gets to stop by itself before it is killed.
+STOP_SECONDS = 10
+
+
+def wait_passing_signals(child: subprocess.Popen) -> int:
+    """Wait for `child`, passing on the signals that stop this process: SIGTERM or SIGHUP (a
+    service manager, a closed terminal, `kill`) would otherwise end this process alone and leave
+    the preview server running, holding its port. Ctrl-C in a terminal reaches both; the child
+    is given time to stop by itself. The exit status is the child's, or for a child stopped by a
+    signal, 128 plus its number (as a shell gives it)."""
+    import signal
+
+    def forward(signum, frame) -> None:
+        if child.poll() is None:
+            child.send_signal(signum)
+
+    stopping = (signal.SIGTERM, signal.SIGHUP)
+    previous = {signum: signal.signal(signum, forward) for signum in stopping}
+    try:
+        code = child.wait()
+    except KeyboardInterrupt:
+        code = _stop(child, signal.SIGINT, grace=2)
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if child.poll() is None:
+            _stop(child, signal.SIGTERM)
+    return 128 - code if code < 0 else code
+
+
+def _stop(child: subprocess.Popen, signum: int, grace: float = 0) -> int:
+    """Let `child` stop by itself for `grace` seconds (it may have had the signal already),
+    then send it `signum`, then kill it after STOP_SECONDS; its exit status."""
+    for wait, then in ((grace, child.send_signal), (STOP_SECONDS, None)):
+        try:
+            return child.wait(timeout=wait)
+        except subprocess.TimeoutExpired:
+            if then is not None:
+                then(signum)
+    child.kill()
+    return child.wait()

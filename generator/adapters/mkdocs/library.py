@@ -20,7 +20,7 @@ from typing import Any
 
 from ...pipeline.executor import serial
 from ...pipeline.site import BuildError, build
-from . import frames, support
+from . import frames, reload, support
 from .preview import PreviewErrors
 
 
@@ -92,6 +92,7 @@ def serve(
     errors = PreviewErrors(error)
     server.builder = errors.builder(builder(server.builder, lambda: preview.rebuild(plugin)))
     server.set_app(errors.app(server.serve_request))
+    reload.install(server)
     support.notified_watching(server)
     for path in library_files:
         if path.exists():
