@@ -27,6 +27,8 @@ SLOWEST_FIRST = [
     "tests/site/test_site_browser.py",
     "tests/site/test_site_case_page.py",
     "tests/site/test_site_reader.py",
+    "tests/site/test_site_header.py",
+    "tests/site/test_site_library_page.py",
     "tests/site/test_site_graph.py",
     "tests/site/test_site_matrix.py",
     "tests/adapters/test_adapters_publish.py",
@@ -416,6 +418,22 @@ def fixture_site(tmp_path_factory) -> Path:
     project = Project(tmp_path_factory.mktemp("fixture-site") / "project")
     write_fixture_library(project)
     return build_fixture_site(project.root)
+
+
+@pytest.fixture(scope="session")
+def repository_site(tmp_path_factory) -> Path:
+    """This repository's own library built with its settings (no SITE_URL), once per session:
+    for what only a library of its size shows (search quality, wide matrices, the graph of
+    many cases)."""
+    from sitebuild import build_fixture_site
+
+    root = tmp_path_factory.mktemp("repository") / "project"
+    root.mkdir()
+    for name in ("mkdocs.yml", "taxonomy.yml"):
+        shutil.copy(REPO / name, root / name)
+    for folder in ("docs", "overrides", "incidents"):
+        shutil.copytree(REPO / folder, root / folder)
+    return build_fixture_site(root)
 
 
 @pytest.fixture(scope="session")

@@ -136,6 +136,12 @@ class Taxonomy:
         return tuple(f for f in self.facets if not f.descriptive)
 
     @property
+    def filter_order(self) -> tuple[Facet, ...]:
+        """The order applied filters are listed in, as the reference page lists them: what the
+        cases are about (the descriptive facets), then their context (organization, domain)."""
+        return self.descriptive + self.context
+
+    @property
     def graphed(self) -> tuple[Facet, ...]:
         """The facets the graph draws, in the order of its legend."""
         return tuple(self._facets[f] for f in self.graph)

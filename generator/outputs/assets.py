@@ -9,11 +9,11 @@ from ..model.taxonomy import Taxonomy
 
 # In the order pages load them; paths are site-relative.
 STYLESHEETS = ("assets/library.css", "assets/facets.css")
-SCRIPTS = ("assets/language.js", "assets/search-core.js", "assets/library.js", "assets/graph.js")
+SCRIPTS = ("assets/language.js",)  # every page; the library's own are in its templates
 _SHIPPED = (
     "library.css",
     "language.js",
-    "search-core.js",
+    "search-core.js",  # these three by the library's pages only (_scripts.html)
     "library.js",
     "graph.js",
     "case.js",  # loaded by case pages only (case.html)

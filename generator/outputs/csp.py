@@ -23,7 +23,8 @@ POLICY = {
     "worker-src": ["'none'"],
     "object-src": ["'none'"],
     "base-uri": ["'self'"],
-    "form-action": ["'none'"],
+    # the header's search box asks the library page (a GET form): to the site and nowhere else
+    "form-action": ["'self'"],
 }
 POLICY_TEXT = "; ".join(f"{key} {' '.join(values)}" for key, values in POLICY.items())
 _META = f'<meta http-equiv="Content-Security-Policy" content="{POLICY_TEXT}">'

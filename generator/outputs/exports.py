@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import uuid
 from xml.sax.saxutils import escape, quoteattr
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -250,9 +251,26 @@ def _timestamp(partial_date: str) -> str:
     return f"{parts[0]}-{parts[1]}-{parts[2]}T00:00:00Z"
 
 
+# Where a feed's ids come from when the site's address is unknown (see `atom_feed`).
+_FEED_IDS = uuid.uuid5(uuid.NAMESPACE_URL, "urn:incident-library:feed")
+
+
 def atom_feed(library: Library, lang: str, site_url: str) -> str:
-    """An Atom feed of the newest cases in `lang`; dates come from the data, never the clock."""
-    base = site_url if site_url.endswith("/") else site_url + "/"
+    """An Atom feed of the newest cases in `lang`; dates come from the data, never the clock.
+
+    Atom ids are absolute. Without the site's address (`site_url` ""), links are relative to the
+    feed (it is `<lang>/feed.xml`) and each id is a name-based UUID of the page's path: stable
+    from build to build, claiming no address, and different once the address is set (the
+    build's warning says so)."""
+    base = site_url if not site_url or site_url.endswith("/") else site_url + "/"
+    here = f"{lang}/feed.xml"
+
+    def address(path: str) -> str:
+        return base + path if base else urls.relative(here, path)
+
+    def identity(path: str) -> str:
+        return base + path if base else uuid.uuid5(_FEED_IDS, path).urn
+
     newest = sorted(library.incidents, key=lambda i: (i.meta.published, i.id), reverse=True)
     entries = newest[:FEED_SIZE]
     updated = _timestamp(entries[0].meta.published) if entries else "1970-01-01T00:00:00Z"
@@ -261,19 +279,20 @@ def atom_feed(library: Library, lang: str, site_url: str) -> str:
         '<?xml version="1.0" encoding="utf-8"?>',
         f'<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="{lang}">',
         f"  <title>{escape(title)}</title>",
-        f"  <id>{escape(base + lang + '/feed.xml')}</id>",
-        f'  <link rel="self" href={quoteattr(base + lang + "/feed.xml")}/>',
-        f'  <link rel="alternate" type="text/html" href={quoteattr(base + urls.home(lang))}/>',
+        f"  <id>{escape(identity(here))}</id>",
+        f'  <link rel="self" href={quoteattr(address(here))}/>',
+        f'  <link rel="alternate" type="text/html" href={quoteattr(address(urls.home(lang)))}/>',
         f"  <updated>{updated}</updated>",
         "  <author><name>Incident Library contributors</name></author>",
     ]
     for incident in entries:
         text = incident.text(lang)
         byline = library.byline(incident)
-        page = base + urls.case(lang, incident.id)
+        path = urls.case(lang, incident.id)
+        page = address(path)
         lines += [
             "  <entry>",
-            f"    <id>{escape(page)}</id>",
+            f"    <id>{escape(identity(path))}</id>",
             f"    <title>{escape(text.title)}</title>",
             f'    <link rel="alternate" type="text/html" href={quoteattr(page)}/>',
             f"    <published>{_timestamp(incident.meta.published)}</published>",

@@ -67,8 +67,11 @@ def case_markdown(
         if parts:
             lines.append(f"- **{t('scale', lang)}**: {', '.join(parts)}")
     lines.append(f"- **{t('original_language', lang)}**: {name(meta.lang, lang)}")
-    permalink = _absolute(site_url, urls.case(lang, incident.id))
-    lines += [f"- **{t('cite_permalink', lang)}**: {permalink}", ""]
+    page = urls.case(lang, incident.id)
+    if site_url:
+        lines += [f"- **{t('cite_permalink', lang)}**: {_absolute(site_url, page)}", ""]
+    else:  # no address known: the page's path within the site, which is what is true
+        lines += [f"- **{t('cite_path', lang)}**: {page}", ""]
     for key in SECTIONS:
         lines.append(f"{section} {SECTION_HEADINGS[lang][key]}")
         lines.append("")

@@ -133,6 +133,7 @@ def terms_payload(library: Library, lang: str, stamp: str = "") -> dict:
         "pages_around": PAGES_AROUND,
         "root_mark": ROOT_MARK,
         "facets": facets,
+        "filter_order": [facet.id for facet in library.taxonomy.filter_order],
         # Asked for with every other search file (`?v=`), so none comes from an older build.
         "stamp": stamp,
         "strings": strings_for(lang),

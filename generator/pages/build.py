@@ -42,7 +42,7 @@ PAIRS_SHOWN = 15
 class SiteOptions:
     """Site-wide settings that pages show (from the shell's configuration)."""
 
-    site_url: str = "http://127.0.0.1:8000/"
+    site_url: str = ""  # the published address; "" when the build does not know it
     page_size: int = urls.PAGE_SIZE
     # The checker the "check your cluster" block links (extra.check_cluster); no url, no block.
     check_cluster_name: str = ""
@@ -320,6 +320,15 @@ def head_height(labels) -> int:
     return min(high, max(low, int(-(-rise // 1))))
 
 
+def _orientation(library: Library, first: Facet, second: Facet) -> tuple[Facet, Facet]:
+    """Which of a matrix's two facets runs down the side: the one with more terms in use, so the
+    table grows downwards, where a page scrolls, and its slanted column labels are as few as
+    can be (36 components across made a table 1,615 px wide in a 936 px box). The taxonomy's
+    order (`matrices:`) names the table; a tie keeps it."""
+    used = [len(library.used_terms(facet.id)) for facet in (first, second)]
+    return (second, first) if used[1] > used[0] else (first, second)
+
+
 def _matrix_pages(library: Library, lang: str) -> list[MatrixPage]:
     taxonomy = library.taxonomy
     matrices = tuple(
@@ -327,7 +336,9 @@ def _matrix_pages(library: Library, lang: str) -> list[MatrixPage]:
         for r, c in taxonomy.matrices
     )
     pages = []
-    for index, (row_facet, col_facet, url) in enumerate(matrices):
+    for index, (first, second, url) in enumerate(matrices):
+        title = t("matrix_title", lang, rows=first.label(lang), cols=second.label(lang))
+        row_facet, col_facet = _orientation(library, first, second)
         rows = sorted(library.used_terms(row_facet.id), key=lambda t: (-library.count(t), t))
         cols = sorted(library.used_terms(col_facet.id), key=lambda t: (-library.count(t), t))
         cells: dict[tuple[str, str], int] = {}
@@ -339,9 +350,7 @@ def _matrix_pages(library: Library, lang: str) -> list[MatrixPage]:
             MatrixPage(
                 url=url,
                 lang=lang,
-                title=t(
-                    "matrix_title", lang, rows=row_facet.label(lang), cols=col_facet.label(lang)
-                ),
+                title=title,
                 description=t("matrix_intro", lang),
                 in_nav=index == 0,
                 row_facet=row_facet,
@@ -375,28 +384,28 @@ def _bibtex_escape(value: str) -> str:
 
 
 def cite(library: Library, incident: Incident, lang: str, site_url: str) -> Citation:
-    """The citation of a case page; the permalink is the page's address, which never changes."""
-    base = site_url if site_url.endswith("/") else site_url + "/"
-    permalink = base + urls.case(lang, incident.id)
+    """The citation of a case page; the permalink is the page's address, which never changes.
+    Without the site's address (`site_url` "") there is no permalink to give: the citation
+    names the case without one, and the page shows its path within the site."""
+    path = urls.case(lang, incident.id)
+    permalink = (site_url if site_url.endswith("/") else site_url + "/") + path if site_url else ""
     text = incident.text(lang)
     org = ", ".join(t.label(lang) for t in library.byline(incident))
     year = incident.meta.published[:4]
-    if lang == "ko":
-        plain = f'Incident Library 기여자. "{text.title}". Incident Library, {year}. {permalink}'
-    else:
-        plain = (
-            f'Incident Library contributors. "{text.title}". Incident Library, {year}. {permalink}'
-        )
+    authors = "Incident Library 기여자" if lang == "ko" else "Incident Library contributors"
+    plain = f'{authors}. "{text.title}". Incident Library, {year}.'
+    if permalink:
+        plain += f" {permalink}"
     first = incident.meta.sources[0]
     note = f"Case summary of {first.publisher}, {first.title}, {first.date}"
     entries = [
         ("title", "{" + _bibtex_escape(text.title) + "}"),
         ("author", "{Incident Library contributors}"),
         ("year", year),
-        ("howpublished", "{\\url{" + permalink + "}}"),
+        *([("howpublished", "{\\url{" + permalink + "}}")] if permalink else []),
         ("note", "{" + _bibtex_escape(note) + "}"),
         ("keywords", "{" + _bibtex_escape(", ".join(filter(None, [org, incident.id]))) + "}"),
     ]
     body = ",\n".join(f"  {key} = {value}" for key, value in entries)
     key = "incident-library:" + incident.id
-    return Citation(permalink, plain, f"@misc{{{key},\n{body}\n}}")
+    return Citation(permalink, plain, f"@misc{{{key},\n{body}\n}}", path)

@@ -68,9 +68,10 @@ class Pagination:
 
 @dataclass(frozen=True)
 class Citation:
-    permalink: str
+    permalink: str  # the page's absolute address; "" when the build does not know the site's
     text: str
     bibtex: str
+    path: str = ""  # the page's address within the site (site-relative)
 
 
 @dataclass(frozen=True)

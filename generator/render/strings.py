@@ -87,6 +87,13 @@ _STRINGS: dict[str, dict[str, str]] = {
     "cite": {"ko": "인용하기", "en": "Cite this case"},
     "cite_permalink": {"ko": "고유 주소", "en": "Permalink"},
     "cite_text": {"ko": "일반 텍스트", "en": "Plain text"},
+    "cite_path": {"ko": "사이트 안의 경로", "en": "Path within the site"},
+    "cite_no_permalink": {
+        "ko": "이 사본은 게시 주소 없이 만들어져 고유 주소를 드릴 수 없습니다. 게시된 사이트에서는 "
+        "사이트 주소 뒤에 이 경로가 붙은 곳에 이 사례가 있습니다.",
+        "en": "This copy was built without the site's published address, so it cannot give a "
+        "permanent one: on the published site, this case is at this path under its address.",
+    },
     # case page: contents, permalinks, copy
     "contents": {"ko": "목차", "en": "Table of contents"},  # Material's own name for its TOC
     "permalink": {
@@ -103,6 +110,13 @@ _STRINGS: dict[str, dict[str, str]] = {
     "language_choice": {"ko": "언어를 고르세요", "en": "Choose a language"},
     "facets": {"ko": "분류", "en": "Facets"},
     "browse_facets": {"ko": "분류별로 보기", "en": "Browse by facet"},
+    "facet_counts_note": {
+        "ko": "분류 이름 옆의 숫자는 지금 결과에 나온 값의 수이고, 값 옆의 숫자는 그 값을 고르면 "
+        "나올 사례 수입니다.",
+        "en": "Beside each facet: how many of its values the results have. Beside each value: "
+        "how many cases choosing it gives.",
+    },
+    "breadcrumb": {"ko": "이동 경로", "en": "Breadcrumb"},
     "case": {"ko": "사례", "en": "Case"},
     "terms_count": {"ko": "분류 값 {n}개", "en": "{n} terms"},
     "terms_count_one": {"ko": "분류 값 {n}개", "en": "{n} term"},
@@ -113,15 +127,24 @@ _STRINGS: dict[str, dict[str, str]] = {
     "aliases": {"ko": "다른 이름", "en": "Also known as"},
     "original_language": {"ko": "원문 언어", "en": "Original language"},
     "search_label": {"ko": "사례 검색", "en": "Search cases"},
-    "search_placeholder": {
-        "ko": "증상, 구성 요소, 원인으로 검색 (예: 인피니밴드 배선)",
-        "en": "Search symptoms, components, causes (e.g. InfiniBand cabling)",
+    "search_submit": {"ko": "검색", "en": "Search"},
+    "search_label_long": {
+        "ko": "증상, 구성 요소, 원인으로 사례 검색",
+        "en": "Search cases by symptom, component or cause",
+    },
+    # short enough for the box on a phone (a test measures it at 390 px)
+    "search_placeholder": {"ko": "예: 인피니밴드 배선", "en": "e.g. InfiniBand cabling"},
+    "load_failed": {
+        "ko": "검색 자료를 불러오지 못했습니다. 페이지를 새로 고쳐 보세요.",
+        "en": "The search data could not be loaded. Try reloading the page.",
     },
     "applied_filters": {"ko": "적용된 필터", "en": "Applied filters"},
     "clear_all": {"ko": "모두 풀기", "en": "Clear all"},
     "query_label": {"ko": "검색어", "en": "Query"},
     "remove_query": {"ko": "검색어 {q} 지우기", "en": "Clear the query {q}"},
-    "remove_filter": {"ko": "{facet} 필터 {term} 풀기", "en": "Remove filter {facet}: {term}"},
+    # a chip's name holds what it shows ("조직 = 애크미": "조직 애크미 …"), as WCAG's "label
+    # in name" asks, and says what pressing it does
+    "remove_filter": {"ko": "{facet} {term} 필터 풀기", "en": "Remove filter {facet}: {term}"},
     "recommended_filters": {"ko": "추천 필터", "en": "Recommended filters"},
     "suggest_empty": {
         "ko": "검색하면 검색어에서 찾은 분류 값이 여기에 나옵니다.",
@@ -150,6 +173,13 @@ _STRINGS: dict[str, dict[str, str]] = {
     "graph_status_one": {
         "ko": "사례 {cases}건, 분류 {terms}개를 그렸습니다.",
         "en": "Showing {cases} case and {terms} terms.",
+    },
+    "graph_overview": {
+        "ko": "사례 {cases}건에 가장 많이 나온 분류 {terms}개와, 두 사례 이상에 함께 나온 분류를 "
+        "이었습니다. 필터로 {max}건 이하로 좁히면 사례도 그립니다.",
+        "en": "The {terms} terms that occur most in {cases} cases, linked where two occur "
+        "together in two cases or more. Narrow the results to {max} cases or fewer to see the "
+        "cases too.",
     },
     "graph_capped": {
         "ko": "사례가 많아 최근 {shown}건만 그렸습니다(전체 {total}건).",

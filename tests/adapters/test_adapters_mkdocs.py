@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,9 +15,9 @@ from sitebuild import write_fixture_library
 from generator.adapters.mkdocs.plugin import MARKER
 
 
-def build(root: Path):
-    command = [sys.executable, "-m", "generator.cli", "build", "--root", str(root)]
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+def build(root: Path, *options: str, site_url: str = ""):
+    command = [sys.executable, "-m", "generator.cli", "build", "--root", str(root), *options]
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SITE_URL": site_url}
     return subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
 
 
@@ -113,29 +114,72 @@ def test_a_second_build_in_the_same_process_starts_afresh(tmp_path, monkeypatch)
 
 
 def test_a_build_without_a_site_url_says_so_and_the_preview_does_not(caplog):
-    """A published site with no address of its own would carry the preview's localhost in its
-    permalinks, feeds and sitemap: the build warns (MkDocs' --strict then fails, since the
-    warning is logged under `mkdocs.`); `serve` uses its local address quietly."""
+    """Without the site's address the build invents none (the preview has the one MkDocs serves
+    it at): it warns, naming what needs SITE_URL (MkDocs' --strict then fails, since the
+    warning is logged under `mkdocs.`)."""
     import logging
     from types import SimpleNamespace
 
-    from generator.adapters.mkdocs.support import DEFAULT_SITE_URL, resolve_site_url
+    from generator.adapters.mkdocs.support import resolve_site_url
 
     for value in ("", None):
         built = SimpleNamespace(site_url=value)
         with caplog.at_level(logging.WARNING, logger="mkdocs"):
             resolve_site_url(built, preview=False)
-        assert built.site_url == DEFAULT_SITE_URL
+        assert built.site_url == value
         (record,) = [r for r in caplog.records if r.name.startswith("mkdocs.")]
         assert record.levelno == logging.WARNING and "site_url is not set" in record.message
+        assert "SITE_URL" in record.message and "sitemap" in record.message
         caplog.clear()
-    previewed = SimpleNamespace(site_url="")
+    previewed = SimpleNamespace(site_url="http://127.0.0.1:8000/")
     with caplog.at_level(logging.WARNING, logger="mkdocs"):
         resolve_site_url(previewed, preview=True)
-    assert previewed.site_url == DEFAULT_SITE_URL and caplog.records == []
+    assert caplog.records == []
     given = SimpleNamespace(site_url="https://incidents.example.org/")
     resolve_site_url(given, preview=False)
     assert given.site_url == "https://incidents.example.org/"
+
+
+def test_strict_refuses_a_build_without_its_address_and_builds_one_with_it(tmp_path):
+    """--strict without SITE_URL: the warning (the fixture's review warnings come with it), then
+    one line saying the build stopped, and no site written. With SITE_URL: the sitemap, canonical links, feeds and citations give
+    absolute addresses under it."""
+    import xml.etree.ElementTree as ET
+
+    project = Project(tmp_path / "project")
+    write_fixture_library(project)
+    refused = build(project.root, "--strict")
+    assert refused.returncode == 1
+    lines = refused.stderr.splitlines()
+    (warning,) = [line for line in lines if "site_url is not set" in line]
+    assert warning.startswith("WARNING") and "set SITE_URL" in warning
+    assert re.fullmatch(r"error: Aborted with \d+ warnings in strict mode!", lines[-1])
+    assert not (project.root / "site").exists()
+
+    built = build(project.root, site_url="https://lib.example.org/incidents/")
+    assert built.returncode == 0, built.stderr[-2000:]
+    assert "site_url is not set" not in built.stderr
+    site, base = project.root / "site", "https://lib.example.org/incidents/"
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
+    entries = ET.parse(site / "sitemap.xml").getroot().findall("s:url", ns)
+    urls = {u.find("s:loc", ns).text: u for u in entries}
+    case = urls[f"{base}ko/cases/globex-etcd-outage.html"]
+    assert {
+        link.attrib["hreflang"]: link.attrib["href"] for link in case.findall("x:link", ns)
+    } == {
+        "ko": f"{base}ko/cases/globex-etcd-outage.html",
+        "en": f"{base}en/cases/globex-etcd-outage.html",
+        "x-default": f"{base}index.html",
+    }
+    assert (site / "sitemap.xml.gz").is_file()
+    text = (site / "en/cases/globex-etcd-outage.html").read_text(encoding="utf-8")
+    assert f'<link rel="canonical" href="{base}en/cases/globex-etcd-outage.html">' in text
+    assert f'<a href="{base}en/cases/globex-etcd-outage.html">' in text  # the permalink
+    assert f"howpublished = {{\\url{{{base}en/cases/globex-etcd-outage.html}}}}" in text
+    home = (site / "ko/index.html").read_text(encoding="utf-8")
+    assert f'<link rel="canonical" href="{base}ko/index.html">' in home
+    feed = (site / "en/feed.xml").read_text(encoding="utf-8")
+    assert f"<id>{base}en/cases/globex-etcd-outage.html</id>" in feed and "urn:uuid" not in feed
 
 
 def _built(root: Path):

@@ -165,3 +165,22 @@ test("panBy moves the view by screen pixels but never past the fitted view", () 
   assert.deepEqual(graph.panBy(zoomed, base, 8, 50, -20, 500), { x: 200, y: 180, w: 500, h: 320 });
   assert.deepEqual(graph.panBy(zoomed, base, 8, 5000, -5000, 500), { x: 0, y: 320, w: 500, h: 320 });
 });
+
+test("overview: the most used terms, and the pairs of them two cases or more share", () => {
+  const cases = [
+    { t: [0, 1, 2] },
+    { t: [0, 1] },
+    { t: [0, 3] },
+    { t: [1, 2, 4] },
+    { t: [5] },
+  ];
+  const drawn = graph.overview(cases, 3);
+  // counts: 0 and 1 in three cases, 2 in two; 3, 4, 5 in one (left out at three terms)
+  assert.deepEqual(drawn.terms, [0, 1, 2]);
+  assert.deepEqual(drawn.counts, { 0: 3, 1: 3, 2: 2 });
+  // 0-1 in two cases, 1-2 in two; 0-2 in one: not drawn
+  assert.deepEqual(drawn.pairs, [[0, 1, 2], [1, 2, 2]]);
+  // ties in the build's order: with room for one, the first of the two most used
+  assert.deepEqual(graph.overview(cases, 1).terms, [0]);
+  assert.deepEqual(graph.overview([], 5), { terms: [], counts: {}, pairs: [] });
+});

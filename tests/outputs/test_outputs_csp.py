@@ -75,7 +75,7 @@ class TestPolicy:
         assert policy["default-src"] == ["'self'"]
         assert policy["object-src"] == ["'none'"]
         assert policy["base-uri"] == ["'self'"]
-        assert policy["form-action"] == ["'none'"]
+        assert policy["form-action"] == ["'self'"]  # the header's search form
 
     def test_no_inline_allowance_hash_or_nonce(self):
         assert "unsafe-inline" not in POLICY_TEXT

@@ -103,11 +103,17 @@ class TestTermsPayload:
             "pages_around",
             "root_mark",
             "facets",
+            "filter_order",
             "stamp",
             "strings",
             "rules",
         ]
         assert (payload["full_cards"], payload["root_mark"]) == (FULL_CARDS, ROOT_MARK)
+        # applied filters list what the cases are about first, then their context
+        assert payload["filter_order"] == [
+            *(f.id for f in LIBRARY.taxonomy.descriptive),
+            *(f.id for f in LIBRARY.taxonomy.context),
+        ]
         assert payload["rules"] == browser_rules()
         assert (payload["lang"], payload["total"]) == ("en", 2)
         assert payload["graph"] == ["cause", "component", "symptom", "contributing_factor"]

@@ -337,19 +337,26 @@ class TestMatrixPages:
     def test_cells_count_cases_with_both_terms(self):
         matrix = page("en/matrix/cause-x-component.html")
         assert isinstance(matrix, MatrixPage)
-        assert dict(matrix.cells) == {
-            ("faulty-change", "etcd"): 1,
-            ("gpu-failure", "gpu-driver"): 1,
-            ("gpu-failure", "infiniband-fabric"): 2,
+        assert dict(matrix.cells) == {  # (row, column): components run down the side
+            ("etcd", "faulty-change"): 1,
+            ("gpu-driver", "gpu-failure"): 1,
+            ("infiniband-fabric", "gpu-failure"): 2,
         }
         with pytest.raises(TypeError):
             matrix.cells[("x", "y")] = 1  # type: ignore[index]
 
     def test_rows_and_columns_are_used_terms_most_used_first(self):
+        # three components used, two causes: the longer list runs down the side, and the page
+        # keeps the taxonomy's name for the table
         matrix = page("en/matrix/cause-x-component.html")
-        assert term_ids(matrix.rows) == ["gpu-failure", "faulty-change"]
-        assert term_ids(matrix.cols) == ["infiniband-fabric", "etcd", "gpu-driver"]
-        assert (matrix.row_facet.id, matrix.col_facet.id) == ("cause", "component")
+        assert term_ids(matrix.rows) == ["infiniband-fabric", "etcd", "gpu-driver"]
+        assert term_ids(matrix.cols) == ["gpu-failure", "faulty-change"]
+        assert (matrix.row_facet.id, matrix.col_facet.id) == ("component", "cause")
+        assert matrix.title == "Cause × Component"
+        # as many terms on both sides: the taxonomy's order
+        tied = page("en/matrix/symptom-x-cause.html")
+        assert len(tied.rows) == len(tied.cols)
+        assert (tied.row_facet.id, tied.col_facet.id) == ("symptom", "cause")
 
     def test_title_and_the_other_matrices(self):
         matrix = page("ko/matrix/symptom-x-cause.html")

@@ -44,7 +44,7 @@ EDITS = {
         (True, True, True),
     ),
     "a sentence of a case (its quoted sentences are read again)": (
-        lambda p: edit(p, GLOBEX, "- Drained the hosts.", "- Drained the hosts at once."),
+        lambda p: edit(p, GLOBEX, "Health checks failed on", "Health checks failed twice on"),
         (True, True, True),
     ),
     "a case's cause (pairs, companions, layout and ranking are counted again)": (

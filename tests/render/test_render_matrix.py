@@ -136,22 +136,23 @@ def cells(tree: HTMLParser) -> dict[tuple[str, str], dict]:
         (
             "ko",
             {
-                ("gpu-failure", "gpu-driver"): "GPU 고장과 GPU 드라이버: 사례 3건",
-                ("gpu-failure", "infiniband-fabric"): "GPU 고장과 InfiniBand 패브릭: 사례 1건",
-                ("faulty-change", "etcd"): "잘못된 변경과 etcd: 사례 2건",
+                ("gpu-driver", "gpu-failure"): "GPU 드라이버와 GPU 고장: 사례 3건",
+                ("infiniband-fabric", "gpu-failure"): "InfiniBand 패브릭과 GPU 고장: 사례 1건",
+                ("etcd", "faulty-change"): "etcd와 잘못된 변경: 사례 2건",
             },
         ),
         (
             "en",
             {
-                ("gpu-failure", "gpu-driver"): "GPU failure and GPU driver: 3 cases",
-                ("gpu-failure", "infiniband-fabric"): "GPU failure and InfiniBand fabric: 1 case",
-                ("faulty-change", "etcd"): "Faulty change and etcd: 2 cases",
+                ("gpu-driver", "gpu-failure"): "GPU driver and GPU failure: 3 cases",
+                ("infiniband-fabric", "gpu-failure"): "InfiniBand fabric and GPU failure: 1 case",
+                ("etcd", "faulty-change"): "etcd and Faulty change: 2 cases",
             },
         ),
     ],
 )
 def test_cells_have_a_tooltip_a_label_and_a_shade(lang, labels):
+    # three components used and two causes: the components run down the side
     tree = parse(f"{lang}/matrix/cause-x-component.html")
     found = cells(tree)
     hits = {key: cell for key, cell in found.items() if "href" in cell}
@@ -159,12 +160,13 @@ def test_cells_have_a_tooltip_a_label_and_a_shade(lang, labels):
     assert {key: cell["label"] for key, cell in hits.items()} == labels
     # max 3: one step per count, the fullest darkest
     assert {key: cell["class"] for key, cell in hits.items()} == {
-        ("gpu-failure", "gpu-driver"): "il-num il-matrix__hit il-matrix__c5",
-        ("gpu-failure", "infiniband-fabric"): "il-num il-matrix__hit il-matrix__c2",
-        ("faulty-change", "etcd"): "il-num il-matrix__hit il-matrix__c4",
+        ("gpu-driver", "gpu-failure"): "il-num il-matrix__hit il-matrix__c5",
+        ("infiniband-fabric", "gpu-failure"): "il-num il-matrix__hit il-matrix__c2",
+        ("etcd", "faulty-change"): "il-num il-matrix__hit il-matrix__c4",
     }
+    # the address names the terms in the taxonomy's order, whichever runs down the side
     assert (
-        hits[("faulty-change", "etcd")]["href"]
+        hits[("etcd", "faulty-change")]["href"]
         == "../index.html?cause=faulty-change&component=etcd"
     )
     empty = [cell for cell in found.values() if "href" not in cell]
@@ -204,7 +206,7 @@ def test_a_legend_step_of_several_counts_names_its_range():
 def test_headers_and_the_data_the_script_reads():
     tree = parse("ko/matrix/cause-x-component.html")
     box = tree.css_first("[data-il-matrix]")
-    assert box.attributes["data-rows"] == "cause" and box.attributes["data-cols"] == "component"
+    assert box.attributes["data-rows"] == "component" and box.attributes["data-cols"] == "cause"
     assert box.attributes["data-il-home"] == "../index.html"
     assert box.attributes["data-il-graph-src"] == "../../ko/search/graph.js"
     assert (
@@ -213,15 +215,15 @@ def test_headers_and_the_data_the_script_reads():
     )
     # column labels slant in a span; a row label's words each in a span that never breaks
     assert [a.text() for a in tree.css("thead th .il-matrix__slant a")] == [
-        "GPU 드라이버",
-        "etcd",
-        "InfiniBand 패브릭",
+        "GPU 고장",
+        "잘못된 변경",
     ]
-    row = tree.css_first('tbody tr[data-term="faulty-change"] th')
-    assert [s.text() for s in row.css(".il-matrix__word")] == ["잘못된", "변경"]
-    assert row.text() == "잘못된 변경"
+    row = tree.css_first('tbody tr[data-term="infiniband-fabric"] th')
+    assert [s.text() for s in row.css(".il-matrix__word")] == ["InfiniBand", "패브릭"]
+    assert row.text() == "InfiniBand 패브릭"
     # the corner names both facets; the controls wait for the script, which comes last
-    assert tree.css_first(".il-matrix__corner").text() == "구성 요소 →원인 ↓"
+    assert tree.css_first(".il-matrix__corner").text() == "원인 →구성 요소 ↓"
+    assert tree.css_first("h1").text() == "함께 나오는 분류 표: 원인 × 구성 요소"  # as declared
     assert "hidden" in tree.css_first("[data-il-matrix-tools]").attributes
     scripts = [s.attributes["src"] for s in tree.css("script")]
     assert scripts == ["../../ko/search/terms.js", "../../assets/matrix.js"]

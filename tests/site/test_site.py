@@ -48,7 +48,7 @@ def test_root_leads_to_both_languages(site):
 class TestHome:
     def test_korean_home_lists_newest_first_with_result_line(self, site):
         tree = page(site, "ko/index.html")
-        assert texts(tree, "h1") == ["Incident Library"]
+        assert texts(tree, "h1") == ["전체 사례"]  # as its title and the navigation name it
         assert texts(tree, "[data-il-note]") == [
             "검색어 없이 필터만 적용한 목록입니다. 최근 사례부터입니다."
         ]
@@ -249,9 +249,10 @@ def test_case_pages_stay_small(site):
 def test_cooccurrence_matrix_links_cells_to_the_filtered_view(site):
     tree = page(site, "en/matrix/cause-x-component.html")
     assert texts(tree, "h1") == ["Co-occurrence: Cause × Component"]
+    # three components run down the side, two causes across (the longer list down)
     rows = texts(tree, "tbody th")
-    assert rows == ["Faulty change", "GPU failure"]
-    cell = tree.css_first('tbody tr:nth-child(2) td a[href*="component=gpu-driver"]')
+    assert rows == ["GPU driver", "InfiniBand fabric", "etcd"]
+    cell = tree.css_first('tbody tr:nth-child(1) td a[href*="cause=gpu-failure"]')
     assert cell.attributes["href"] == "../index.html?cause=gpu-failure&component=gpu-driver"
     assert cell.text() == "7"  # odd-numbered Acme cases with n % 3 != 0: 1, 5, 7, 11, 13, 17, 19
 
@@ -311,35 +312,48 @@ def test_atom_feed_parses(site, lang):
     entries = feed.findall(f"{atom}entry")
     assert len(entries) == 20
     first = entries[0]
-    assert (
-        first.find(f"{atom}link").attrib["href"].endswith(f"/{lang}/cases/globex-etcd-outage.html")
-    )
+    # relative to the feed (built without SITE_URL): it is <lang>/feed.xml
+    assert first.find(f"{atom}link").attrib["href"] == "cases/globex-etcd-outage.html"
     assert re.match(r"^\d{4}-\d\d-\d\dT00:00:00Z$", first.find(f"{atom}updated").text)
     assert {c.attrib["term"] for c in first.findall(f"{atom}category")} >= {"component:etcd"}
 
 
-def test_sitemap_lists_pages_with_hreflang_alternates(site):
+def test_a_site_built_without_its_address_pretends_to_know_none(site):
+    """The fixture site is built without SITE_URL, as every local build is: no page, feed or
+    file names an address the build cannot know (the sitemap takes absolute addresses only,
+    so there is none; tests/adapters/test_adapters_mkdocs.py builds one with SITE_URL)."""
     import xml.etree.ElementTree as ET
 
-    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
-    root = ET.parse(site / "sitemap.xml").getroot()
-    urls = {u.find("s:loc", ns).text: u for u in root.findall("s:url", ns)}
-    case = urls[f"http://127.0.0.1:8000/ko/cases/{CASE}.html"]
-    alternates = {
-        link.attrib["hreflang"]: link.attrib["href"] for link in case.findall("x:link", ns)
-    }
-    assert alternates == {
-        "ko": f"http://127.0.0.1:8000/ko/cases/{CASE}.html",
-        "en": f"http://127.0.0.1:8000/en/cases/{CASE}.html",
-        "x-default": "http://127.0.0.1:8000/index.html",
-    }
+    assert not (site / "sitemap.xml").exists() and not (site / "sitemap.xml.gz").exists()
+    for path in [*site.rglob("*.html"), *site.rglob("*.xml"), *site.rglob("*.txt")]:
+        text = path.read_text(encoding="utf-8")
+        assert "127.0.0.1" not in text, path
+        assert 'rel="canonical"' not in text, path
+    atom = "{http://www.w3.org/2005/Atom}"
+    feed = ET.parse(site / "ko" / "feed.xml").getroot()
+    ids = [e.text for e in feed.iter(f"{atom}id")]
+    assert all(re.fullmatch(r"urn:uuid:[0-9a-f-]{36}", i) for i in ids) and len(set(ids)) == 21
+    link = feed.find(f"{atom}entry/{atom}link").attrib["href"]
+    assert link == "cases/globex-etcd-outage.html"  # from ko/feed.xml, as a reader resolves it
+    assert (site / "ko" / link).is_file()
+    llms = (site / "llms.txt").read_text(encoding="utf-8")
+    assert "](ko/cases/globex-etcd-outage.md)" in llms
 
 
-def test_case_page_has_a_citation_block(site):
-    tree = page(site, f"en/cases/{CASE}.html")
-    permalink = f"http://127.0.0.1:8000/en/cases/{CASE}.html"
-    assert tree.css_first("#cite p a").attributes["href"] == permalink
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_without_its_address_a_case_cites_its_path(site, lang):
+    """No permalink where the address is unknown: the citation block gives the page's path
+    within the site (a link that works where the copy is), says why, and the citation text and
+    BibTeX carry no address."""
+    from generator.render.strings import t
+
+    tree = page(site, f"{lang}/cases/{CASE}.html")
+    line = tree.css_first("#cite p")
+    assert line.text() == f"{t('cite_path', lang)}: {lang}/cases/{CASE}.html"
+    assert line.css_first("a").attributes["href"] == f"{CASE}.html"
+    assert tree.css_first(".il-cite__note").text() == t("cite_no_permalink", lang)
     bibtex = tree.css_first(".il-cite__bibtex").text()
     assert bibtex.startswith(f"@misc{{incident-library:{CASE},")
-    assert "howpublished = {\\url{" + permalink + "}}" in bibtex
-    assert tree.css_first(".il-cite__text").text().endswith(permalink)
+    assert "howpublished" not in bibtex and "http" not in tree.css_first(".il-cite__text").text()
+    markdown = (site / lang / "cases" / f"{CASE}.md").read_text(encoding="utf-8")
+    assert f"- **{t('cite_path', lang)}**: {lang}/cases/{CASE}.html" in markdown

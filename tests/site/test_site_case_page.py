@@ -185,7 +185,8 @@ def test_copy_buttons_copy_the_citation_with_the_clipboard_api(pages, site, lang
                 "([s, t]) => s.textContent === t", arg=[status.element_handle(), COPIED[lang]]
             )
             assert page.evaluate("() => navigator.clipboard.readText()") == citation(page, block)
-        assert citation(page, "cite-text").endswith(CASES[lang])
+        # built without SITE_URL: no address in the citation (the page gives its path)
+        assert citation(page, "cite-text").endswith("Incident Library, 2024.")
         assert watch.errors == []
         context.close()
 
@@ -378,4 +379,17 @@ def test_axe_finds_no_serious_violation_on_the_case_page(pages, site, lang, widt
     page.locator("article .headerlink").first.focus()
     violations = serious_violations(page)
     assert violations == []
+    context.close()
+
+
+@pytest.mark.parametrize("lang", CASES)
+def test_on_a_phone_the_citation_wraps_instead_of_scrolling(pages, base, lang):
+    """The citation's blocks scrolled sideways on a phone (a region the keyboard had to reach to
+    read it): they wrap, and nothing in them is wider than the screen."""
+    context, page, _ = open_case(pages, base, lang, 390)
+    widths = page.eval_on_selector_all(
+        "#cite pre, #cite pre > code", "els => els.map(e => [e.scrollWidth, e.clientWidth])"
+    )
+    assert len(widths) == 4
+    assert all(scroll <= client for scroll, client in widths), widths
     context.close()

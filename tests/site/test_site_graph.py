@@ -16,6 +16,20 @@ CANVAS = "[data-il-graph-canvas]"
 ONE_CASE = "index.html?graph=1&organization=globex"  # the one Globex case of the fixture
 ALL_CASES = "index.html?graph=1"
 WIDTHS = [1280, 390]
+FACET_LABELS = {
+    "ko": {
+        "cause": "원인",
+        "component": "구성 요소",
+        "symptom": "증상",
+        "contributing_factor": "기여 요인",
+    },
+    "en": {
+        "cause": "Cause",
+        "component": "Component",
+        "symptom": "Symptom",
+        "contributing_factor": "Contributing factor",
+    },
+}
 
 
 @pytest.fixture(scope="module")
@@ -133,8 +147,11 @@ def world_point(page, x: float, y: float) -> list[float]:
 
 
 def canvas_point(page, fx: float, fy: float) -> tuple[float, float]:
+    """A point of the canvas, in whole pixels: a mouse event carries whole-pixel coordinates, so
+    a fractional point would be moved by up to half a pixel (a layout with the canvas at a
+    fractional offset then failed to zoom "around the pointer" by that much)."""
     box = page.locator(CANVAS).bounding_box()
-    return box["x"] + box["width"] * fx, box["y"] + box["height"] * fy
+    return round(box["x"] + box["width"] * fx), round(box["y"] + box["height"] * fy)
 
 
 # ---- Labels -----------------------------------------------------------------------------------
@@ -504,7 +521,15 @@ def test_summary_has_a_graph_icon_and_no_pencil(pages, file_base, lang):
     icon = summary.locator("svg.il-graph__icon")
     assert icon.get_attribute("aria-hidden") == "true" and icon.is_visible()
     assert icon.locator("circle").count() >= 3
-    assert summary.inner_text().strip() == t("graph", lang)
+    # its name, then the legend's five kinds of node (shown with the panel closed, as the
+    # reference page shows it; hidden from screen readers, who have the panel's list)
+    assert summary.locator(".il-graph__title").inner_text() == t("graph", lang)
+    key = summary.locator(".il-graph__key")
+    assert key.get_attribute("aria-hidden") == "true" and key.is_visible()
+    assert key.locator(".il-graph__kind").all_inner_texts() == [
+        *(FACET_LABELS[lang][f] for f in ("cause", "component", "symptom", "contributing_factor")),
+        t("kind_case", lang),
+    ]
     summary.click()  # still opens and closes the panel
     assert page.evaluate("!document.querySelector('[data-il-graph]').open")
     context.close()
@@ -560,4 +585,64 @@ def test_labels_and_case_nodes_read_in_both_schemes(pages, file_base, dark, widt
     assert colours["halo"][:3] == background[:3]
     assert contrast(over(colours["case"], background), background) >= 3, colours
     assert watch.errors == []
+    context.close()
+
+
+# ---- Many cases: the repository's own library ------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def repository_base(repository_site) -> str:
+    return repository_site.as_uri() + "/"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_many_cases_are_drawn_as_an_overview_of_their_terms(pages, repository_base, lang, width):
+    """Drawn one by one, the repository's cases and their terms were 134 nodes with the
+    central ones unlabelled. Over 30 cases the graph shows the 40 most used terms, linked where
+    they occur together, and the largest are labelled."""
+    context, page, watch = pages.open(
+        f"{repository_base}{lang}/{ALL_CASES}", viewport={"width": width, "height": 900}
+    )
+    page.wait_for_selector(f"{CANVAS}[data-overview='true'] svg")
+    page.locator(CANVAS).scroll_into_view_if_needed()
+    assert page.locator(f"{CANVAS} .il-node--case").count() == 0
+    terms = page.locator(f"{CANVAS} .il-node").count()
+    assert 10 < terms <= 40
+    assert page.locator(f"{CANVAS} line[data-pair]").count() > 0
+    assert_labels_readable(page)
+    # the ten largest terms (the most cases) have their labels shown
+    largest = page.evaluate(
+        """() => [...document.querySelectorAll('[data-il-graph-canvas] .il-node')]
+             .map(n => [n.querySelector('.il-node__dot').getBoundingClientRect().width, n.dataset.i])
+             .sort((a, b) => b[0] - a[0]).slice(0, 10).map(([, i]) => i)"""
+    )
+    hidden = page.evaluate(
+        """ids => ids.filter(i => document.querySelector(
+             `[data-il-graph-canvas] .il-label[data-i="${i}"]`).classList.contains('is-hidden'))""",
+        largest,
+    )
+    # a phone's canvas is a third as wide: a few may show only on a tap
+    assert hidden == [] if width == 1280 else len(hidden) <= 3, hidden
+    status = page.locator("[data-il-graph-status]").inner_text()
+    assert status.startswith(t("graph_overview", lang).split("{")[0])
+    assert watch.errors == []
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_drawing_is_one_tab_stop(pages, repository_base, lang):
+    """A keyboard passes the drawing in one Tab (its keys zoom and pan it); its nodes are no tab
+    stops, the table under it names the same terms as links."""
+    context, page, _ = pages.open(
+        f"{repository_base}{lang}/{ALL_CASES}", viewport={"width": 1280, "height": 900}
+    )
+    page.wait_for_selector(f"{CANVAS} svg")
+    page.focus("[data-il-graph-zoom='reset']")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.classList.contains('il-graph__svg')")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('[data-il-graph-canvas]') === null")
+    assert page.evaluate("document.activeElement.closest('[data-il-pairs]') !== null")
     context.close()

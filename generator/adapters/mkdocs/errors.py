@@ -42,6 +42,9 @@ class PreviewErrors:
         def application(environ, start_response) -> Iterable[bytes]:
             failure = self.failure
             path = environ.get("PATH_INFO", "")
+            if "\x00" in path:  # no file has such a name; MkDocs' handler would raise on it
+                start_response("404 Not Found", [("Content-Type", "text/plain; charset=utf-8")])
+                return [b"Not found\n"]
             if failure is None or not _is_page(path):
                 return serve(environ, start_response)
             body = error_page(failure).encode("utf-8")

@@ -71,8 +71,8 @@ class Framer:
         (`known`), kept by a preview between rebuilds (a mapping of page URL to links)."""
         self.config, self.env, self.nav, self.site, self.known = config, env, nav, site, known
         self.files, self.pages = files, files.documentation_pages()
-        base = str(config.site_url or "")
-        self.base = base if base.endswith("/") else base + "/"
+        base = str(config.site_url or "")  # "" when the build does not know the site's address
+        self.base = base if not base or base.endswith("/") else base + "/"
         # Tokens of letters and digits, which none of Material's filters (escape, striptags, url)
         # change; a new one per build, so that no text of the library can pose as one.
         nonce = secrets.token_hex(8)
@@ -121,7 +121,8 @@ class Framer:
             alternate["href"] = Markup(values[f"alt{alternate['lang']}"])
         drawn.render(self.config, None)
         support.set_content(drawn, values["content"], self.site.sections.get(page.url))
-        drawn.canonical_url = Markup(values["canonical"])
+        # A canonical link is absolute or nothing: left out where the site's address is unknown.
+        drawn.canonical_url = Markup(values["canonical"]) if self.base else None
         context = get_context(self.nav, self.pages, self.config, drawn)
         template = self.env.get_template(drawn.meta.get("template", "main.html"))
         return with_policy(template.render(context))
@@ -132,7 +133,7 @@ class Framer:
         values = {
             "title": str(escape(page.title)),
             "description": str(escape(page.description)),
-            "canonical": str(escape(urljoin(self.base, page.url))),
+            "canonical": str(escape(urljoin(self.base, page.url))) if self.base else "",
             "content": content,
         }
         for alternate in self.alternates(page):

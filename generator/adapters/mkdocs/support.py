@@ -31,7 +31,6 @@ from ...render.renderer import Sections
 from ...validate.diagnostics import Diagnostic
 
 log = logging.getLogger("mkdocs.plugins.incident_library")
-DEFAULT_SITE_URL = "http://127.0.0.1:8000/"
 
 
 class GeneratedPage(MkDocsPage):
@@ -106,16 +105,18 @@ def _web_address(value: str, name: str) -> str:
 
 
 def resolve_site_url(config, preview: bool) -> None:
-    """A published site needs its own address in permalinks, feeds and the sitemap: without one,
-    say so (MkDocs' --strict turns the warning into a failure) and use the preview's."""
-    if not config.site_url:
-        if not preview:
-            log.warning(
-                "site_url is not set (mkdocs.yml, or the SITE_URL environment variable): the "
-                "sitemap, feeds and citation permalinks will point at %s",
-                DEFAULT_SITE_URL,
-            )
-        config.site_url = DEFAULT_SITE_URL
+    """A published site needs its own address for what only takes absolute ones (the sitemap,
+    canonical links, the feeds' ids, citation permalinks). Without one, nothing pretends to know
+    it: links stay relative, those outputs are left out or say what they are, and the build says
+    so (MkDocs' --strict turns the warning into a failure). A preview has the address MkDocs
+    serves it at."""
+    if not config.site_url and not preview:
+        log.warning(
+            "site_url is not set (mkdocs.yml, or the SITE_URL environment variable): building "
+            "for no known address, so the sitemap and canonical links are left out, citations "
+            "give each page's path instead of a permalink and the feeds' entries get ids that "
+            "change once it is set; set SITE_URL to the address the site is published at"
+        )
 
 
 def site_options(config) -> SiteOptions:
@@ -141,7 +142,7 @@ def site_options(config) -> SiteOptions:
             f"(it takes name, url and a line per language: {', '.join(LANGS)})"
         )
     return SiteOptions(
-        site_url=config.site_url or DEFAULT_SITE_URL,
+        site_url=str(config.site_url or ""),
         check_cluster_name=name,
         check_cluster_url=url,
         check_cluster_text=MappingProxyType({k: str(extra[k]) for k in LANGS if extra.get(k)}),

@@ -189,7 +189,40 @@
     return clampView({ x: view.x - dx / k, y: view.y - dy / k, w: view.w, h: view.h }, base, maxZoom);
   }
 
+  // What the graph draws of many cases: not the cases, which would crowd the middle with nodes
+  // too many to label, but the terms they use most (at most `maxTerms`, the most used first,
+  // ties in the build's order) and the pairs of those that occur together in at least two
+  // cases. cases: [{t: [term index…]}]. Returns {terms: [index…] ascending, counts: {index: n},
+  // pairs: [[a, b, n]…]} with a < b, the strongest first.
+  function overview(cases, maxTerms) {
+    var counts = {};
+    cases.forEach(function (c) { c.t.forEach(function (i) { counts[i] = (counts[i] || 0) + 1; }); });
+    var kept = Object.keys(counts).map(Number).sort(function (a, b) {
+      return counts[b] - counts[a] || a - b;
+    }).slice(0, maxTerms);
+    var keep = {};
+    kept.forEach(function (i) { keep[i] = true; });
+    var together = {};
+    cases.forEach(function (c) {
+      var t = c.t.filter(function (i) { return keep[i]; }).sort(function (a, b) { return a - b; });
+      for (var x = 0; x < t.length; x++) {
+        for (var y = x + 1; y < t.length; y++) {
+          var key = t[x] + "," + t[y];
+          together[key] = (together[key] || 0) + 1;
+        }
+      }
+    });
+    var pairs = Object.keys(together).filter(function (key) { return together[key] >= 2; }).map(function (key) {
+      var ab = key.split(",").map(Number);
+      return [ab[0], ab[1], together[key]];
+    }).sort(function (p, q) { return q[2] - p[2] || p[0] - q[0] || p[1] - q[1]; });
+    var shown = {};
+    kept.forEach(function (i) { shown[i] = counts[i]; });
+    return { terms: kept.sort(function (a, b) { return a - b; }), counts: shown, pairs: pairs };
+  }
+
   var core = {
+    overview: overview,
     shorten: shorten,
     placeLabels: placeLabels,
     fitView: fitView,
@@ -214,6 +247,10 @@
   var LANG = DATA.terms.lang;
   var LANG_ROOT = (libraryRoot.getAttribute("data-il-site-root") || "") + LANG + "/";
   var MAX_CASES = 300;
+  // More cases than this and the graph is an overview of their terms (see `overview`): drawn one
+  // by one they crowded the middle, unlabelled, and every node was a tab stop.
+  var CASES_DRAWN = 30;
+  var OVERVIEW_TERMS = 40;
   var LABELLED_CASES = 8; // up to this many cases on the canvas, each shows its title
   var CASE_TITLE = 24; // characters of a case title beside its node (36 for up to 3 cases)
   var CASE_WEIGHT = 1.5; // a case label comes after terms shared by cases, before single ones
@@ -302,10 +339,23 @@
 
   function draw(selection) {
     lastSelection = selection;
-    var cases = selection.cases.slice(0, MAX_CASES);
+    var all = selection.cases.slice(0, MAX_CASES);
+    var many = all.length > CASES_DRAWN;
+    var cases = many ? [] : all;
     var used = {};
-    cases.forEach(function (c) { c.t.forEach(function (i) { used[i] = (used[i] || 0) + 1; }); });
-    var termIds = Object.keys(used).map(Number).sort(function (a, b) { return a - b; });
+    var termIds;
+    var pairs = [];
+    if (many) {
+      // fewer on a narrow canvas (a phone's holds about 18), so that the largest are labelled
+      var room = Math.max(12, Math.round(OVERVIEW_TERMS * Math.min(1, (canvas.clientWidth || graph.width) / 700)));
+      var summary = overview(all, room);
+      used = summary.counts;
+      termIds = summary.terms;
+      pairs = summary.pairs;
+    } else {
+      cases.forEach(function (c) { c.t.forEach(function (i) { used[i] = (used[i] || 0) + 1; }); });
+      termIds = Object.keys(used).map(Number).sort(function (a, b) { return a - b; });
+    }
     var maxCount = 0;
     termIds.forEach(function (i) { maxCount = Math.max(maxCount, used[i]); });
 
@@ -346,6 +396,15 @@
         }));
       });
     });
+    // The overview links two terms that occur together, thicker for more cases.
+    var strongest = pairs.length ? pairs[0][2] : 1;
+    pairs.forEach(function (pair) {
+      var a = graph.terms[pair[0]], b = graph.terms[pair[1]];
+      edges.appendChild(node("line", {
+        x1: a.x, y1: fixed(a.y * sy), x2: b.x, y2: fixed(b.y * sy),
+        "data-pair": pair[0] + "," + pair[1], "stroke-width": fixed(1 + 2 * pair[2] / strongest),
+      }));
+    });
 
     var items = [];
     function addItem(link, mark, label, x, y, r, weight, kind) {
@@ -367,7 +426,7 @@
 
     cases.forEach(function (c) {
       var href = LANG_ROOT + "cases/" + c.id + ".html";
-      var link = node("a", { href: href, class: "il-node il-node--case", "data-case": c.id });
+      var link = node("a", { href: href, class: "il-node il-node--case", "data-case": c.id, tabindex: "-1" });
       link.appendChild(node("title", {}, c.title));
       var mark = node("g", { class: "il-node__mark" });
       mark.appendChild(node("circle", { class: "il-node__hit", r: HIT }));
@@ -381,12 +440,15 @@
     termIds.forEach(function (i) {
       var t = graph.terms[i];
       var href = LANG_ROOT + (termUrl[t.f + ":" + t.id] || "");
+      // Out of the tab order: the graph is one tab stop (zoomed and panned with keys); the
+      // table under it names the same terms as links, and the results the same cases.
       var link = node("a", {
         href: href,
         class: "il-node il-node--" + t.f,
         "data-facet": t.f,
         "data-term": t.id,
         "data-term-index": String(i),
+        tabindex: "-1",
       });
       link.appendChild(node("title", {}, t.label + " (" + used[i] + ")"));
       // Size by the number of cases in the results, against the largest (at least 4, so that a
@@ -413,10 +475,13 @@
 
     canvas.setAttribute("data-cases", String(cases.length));
     canvas.setAttribute("data-terms", String(termIds.length));
-    var text = format(cases.length === 1 ? S.graph_status_one : S.graph_status, { cases: cases.length, terms: termIds.length });
-    if (selection.total > cases.length) text += " " + format(S.graph_capped, { shown: cases.length, total: selection.total });
+    canvas.setAttribute("data-overview", String(many));
+    var text = many
+      ? format(S.graph_overview, { cases: selection.total, terms: termIds.length, max: CASES_DRAWN })
+      : format(cases.length === 1 ? S.graph_status_one : S.graph_status, { cases: cases.length, terms: termIds.length });
+    if (!many && selection.total > cases.length) text += " " + format(S.graph_capped, { shown: cases.length, total: selection.total });
     status.textContent = text;
-    renderPairs(cases);
+    renderPairs(all);
   }
 
   // Apply current.view: the viewBox, each mark at its node scaled back to screen pixels, and a
@@ -524,15 +589,19 @@
     var caseId = target.getAttribute("data-case");
     var termIndex = target.getAttribute("data-term-index");
     var lines = svg.querySelectorAll(
-      caseId ? 'line[data-case="' + caseId + '"]' : 'line[data-term-index="' + termIndex + '"]'
+      caseId ? 'line[data-case="' + caseId + '"]'
+        : 'line[data-term-index="' + termIndex + '"], line[data-pair^="' + termIndex + ',"], line[data-pair$=",' + termIndex + '"]'
     );
     target.classList.add("is-lit");
     item.group.classList.add("is-lit", "is-shown");
     lines.forEach(function (line) {
       line.classList.add("is-lit");
+      var pair = line.getAttribute("data-pair");
+      var otherTerm = pair ? pair.split(",").filter(function (i) { return i !== termIndex; })[0] : null;
       var other = caseId
         ? svg.querySelector('.il-node[data-term-index="' + line.getAttribute("data-term-index") + '"]')
-        : svg.querySelector('.il-node--case[data-case="' + line.getAttribute("data-case") + '"]');
+        : pair ? svg.querySelector('.il-node[data-term-index="' + otherTerm + '"]')
+          : svg.querySelector('.il-node--case[data-case="' + line.getAttribute("data-case") + '"]');
       if (other) {
         other.classList.add("is-lit");
         var label = svg.querySelector('.il-label[data-i="' + other.getAttribute("data-i") + '"]');

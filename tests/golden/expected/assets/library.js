@@ -22,6 +22,8 @@
   // The roles taxonomy.yml gives facets: chips on cards, and the "check your cluster" list.
   var DESCRIPTIVE = TERMS.facets.filter(function (f) { return f.descriptive; }).map(function (f) { return f.id; });
   var CHECKLIST = (TERMS.facets.filter(function (f) { return f.checklist; })[0] || {}).id;
+  // Applied filters in the taxonomy's filter order (descriptive facets, then context ones).
+  var APPLIED_ORDER = TERMS.filter_order || FACETS;
   var termIndex = {};
   TERMS.facets.forEach(function (facet) {
     facet.terms.forEach(function (term) { termIndex[facet.id + ":" + term.id] = term; });
@@ -263,11 +265,11 @@
         if (!filters[facet].length) delete filters[facet];
       }
     });
-    var page = parseInt(params.get("page") || "1", 10);
+    var page = Number(params.get("page") || "1");
     return {
       query: window.IncidentSearch.boundedQuery(params.get("q") || "", TERMS.rules),
       filters: filters,
-      page: page > 0 ? page : 1,
+      page: page >= 1 && page === Math.floor(page) ? page : 1, // ?page=-3, ?page=x: the first
       graph: params.get("graph") === "1",
     };
   }
@@ -369,33 +371,20 @@
 
   var ui = {};
 
+  // The search box, applied and recommended filters are the page's own (_search.html): this
+  // script fills them in and listens, nothing is inserted above the results.
   function buildControls() {
-    var input = el("input", {
-      type: "search",
-      id: "il-query",
-      class: "il-search__input",
-      placeholder: S.search_placeholder,
-      autocomplete: "off",
-      maxlength: String(TERMS.rules.max_query_chars),
-      "data-il-query": "",
-    });
-    var label = el("label", { for: "il-query", class: "il-search__label", text: S.search_label });
-    var applied = el("div", { class: "il-applied", "data-il-applied": "", hidden: "" });
-    var suggestHeading = el("h2", { class: "il-panel__title", text: S.recommended_filters });
-    var suggestions = el("div", { class: "il-suggest", "data-il-suggest": "" });
-    var panel = el("section", { class: "il-search", "aria-label": S.search_label }, [
-      label,
-      input,
-      applied,
-      el("div", { class: "il-panel" }, [suggestHeading, suggestions]),
-    ]);
-    root.parentNode.insertBefore(panel, root);
-    var drawer = buildDrawer(panel, input);
+    var panel = document.querySelector("[data-il-search]");
+    var input = panel.querySelector("[data-il-query]");
+    var drawer = buildDrawer(panel.querySelector("[data-il-drawer-open]"));
+    // the longest question the rules read (search-core's boundedQuery cuts the rest)
+    if (TERMS.rules.max_query_chars) input.maxLength = TERMS.rules.max_query_chars;
     ui = {
+      panel: panel,
       drawer: drawer,
       input: input,
-      applied: applied,
-      suggestions: suggestions,
+      applied: panel.querySelector("[data-il-applied]"),
+      suggestions: panel.querySelector("[data-il-suggest]"),
       note: root.querySelector("[data-il-note]"),
       count: root.querySelector("[data-il-count]"),
       range: root.querySelector("[data-il-range]"),
@@ -403,7 +392,10 @@
       pagination: root.querySelector(".il-pagination"),
       results: root.querySelector(".il-library__results"),
     };
-    if (ui.count) ui.count.setAttribute("aria-live", "polite");
+    if (ui.count) {
+      ui.count.setAttribute("aria-live", "polite");
+      ui.count.setAttribute("tabindex", "-1"); // where focus goes after paging or the drawer
+    }
     var timer = null;
     input.addEventListener("input", function () {
       root.setAttribute("data-il-ready", "pending");
@@ -415,35 +407,70 @@
     });
     root.addEventListener("click", onFacetClick);
     panel.addEventListener("click", onPanelClick);
+    listenToHeaderSearch();
+  }
+
+  // The header's search box (overrides/partials/header.html) sends a query to this page; here
+  // it is run in place, as if typed into the page's own box. A term page's header searches the
+  // whole library, so there the form goes to the library page as everywhere else.
+  function listenToHeaderSearch() {
+    var form = document.querySelector("[data-il-header-search]");
+    if (!form || SCOPE) return;
+    form.addEventListener("submit", function (event) {
+      var field = form.querySelector("input[name='q']");
+      event.preventDefault();
+      var query = field.value.trim();
+      field.value = "";
+      field.blur();
+      update({ query: query, page: 1 }, "push");
+      ui.input.focus({ preventScroll: true });
+      showResults();
+    });
+  }
+
+  // Bring the results' heading into view: below the sticky header and Material's back-to-top
+  // button (library.css gives the heading a scroll margin for both).
+  function showResults() {
+    if (ui.count && ui.count.getBoundingClientRect().top < 0) ui.count.scrollIntoView({ block: "start" });
   }
 
   // ---- Phones: the facet lists in a drawer ------------------------------------------------
   // Below 60em the facet lists come after every result, far down the page. A button under the
   // search box (shown only there, by library.css) opens them over the page instead; the
   // drawer's own button closes it and says how many cases the filters now give.
-  function buildDrawer(panel, input) {
+  function buildDrawer(open) {
     var facets = root.querySelector(".il-library__facets");
-    if (!facets) return null;
+    if (!facets || !open) return null;
     facets.id = facets.id || "il-facets";
-    var open = el("button", {
-      type: "button",
-      class: "il-filter-button",
-      "aria-controls": facets.id,
-      "aria-expanded": "false",
-      "data-il-drawer-open": "",
-    });
     var close = el("button", { type: "button", class: "il-drawer__close md-button md-button--primary", "data-il-drawer-close": "" });
     var head = el("div", { class: "il-drawer__head" }, [
       el("h2", { class: "il-drawer__title", id: "il-drawer-title", text: S.filters }),
       close,
     ]);
     facets.insertBefore(head, facets.firstChild);
-    input.parentNode.insertBefore(open, input.nextSibling);
 
-    function setOpen(value) {
+    // While open, the drawer is the page: everything outside it is inert (no focus, no clicks,
+    // not read), so Tab and Shift+Tab stay inside and nothing behind it can be paged.
+    var inerted = [];
+    function holdFocus(value) {
+      inerted.forEach(function (node) { node.inert = false; });
+      inerted = [];
+      if (!value) return;
+      for (var node = facets; node && node !== document.body; node = node.parentElement) {
+        Array.prototype.forEach.call(node.parentElement.children, function (sibling) {
+          if (sibling !== node && !sibling.inert && sibling.tagName !== "SCRIPT") {
+            sibling.inert = true;
+            inerted.push(sibling);
+          }
+        });
+      }
+    }
+
+    function setOpen(value, focus) {
       root.classList.toggle("il-drawer-open", value);
       document.documentElement.classList.toggle("il-drawer-lock", value);
       open.setAttribute("aria-expanded", String(value));
+      holdFocus(value);
       if (value) {
         facets.setAttribute("role", "dialog");
         facets.setAttribute("aria-modal", "true");
@@ -453,16 +480,33 @@
         facets.setAttribute("role", "region");
         facets.removeAttribute("aria-modal");
         facets.removeAttribute("aria-labelledby");
-        open.focus();
+        (focus || open).focus({ preventScroll: !!focus });
       }
     }
     open.addEventListener("click", function () { setOpen(true); });
+    // "Show N cases": the drawer closes onto the results it promised.
     close.addEventListener("click", function () {
-      setOpen(false);
+      setOpen(false, ui.count);
       if (ui.count) ui.count.scrollIntoView({ block: "start" });
     });
     document.addEventListener("keydown", function (event) {
-      if (event.key === "Escape" && root.classList.contains("il-drawer-open")) setOpen(false);
+      if (!root.classList.contains("il-drawer-open")) return;
+      if (event.key === "Escape") setOpen(false);
+      // Tab past the last control comes back to the first, Shift+Tab past the first to the
+      // last, rather than out to the browser's own controls.
+      if (event.key !== "Tab") return;
+      var stops = Array.prototype.filter.call(
+        facets.querySelectorAll("a[href], button, input, [tabindex]:not([tabindex='-1'])"),
+        function (node) { return node.getClientRects().length && !node.disabled; }
+      );
+      var first = stops[0], last = stops[stops.length - 1];
+      if (event.shiftKey && (document.activeElement === first || !facets.contains(document.activeElement))) {
+        event.preventDefault();
+        last.focus();
+      } else if (!event.shiftKey && (document.activeElement === last || !facets.contains(document.activeElement))) {
+        event.preventDefault();
+        first.focus();
+      }
     });
     return { open: open, close: close };
   }
@@ -517,6 +561,9 @@
       var filters = copyFilters(state.filters);
       filters[facet] = (filters[facet] || []).concat(filters[facet] && filters[facet].indexOf(id) !== -1 ? [] : [id]);
       update({ query: query, filters: filters, page: 1 }, "push");
+      // The suggestion became an applied filter: the keyboard follows it there.
+      var chip = ui.applied.querySelector("button[data-facet='" + facet + "'][data-term='" + id + "']");
+      (chip || ui.input).focus();
     }
   }
 
@@ -539,7 +586,7 @@
   function renderApplied() {
     var node = ui.applied;
     node.textContent = "";
-    var facets = FACETS.filter(function (f) { return state.filters[f] && state.filters[f].length; });
+    var facets = APPLIED_ORDER.filter(function (f) { return state.filters[f] && state.filters[f].length; });
     if (!facets.length && !state.query) { node.hidden = true; return; }
     node.hidden = false;
     node.appendChild(el("h2", { class: "il-panel__title", text: S.applied_filters }));
@@ -683,6 +730,8 @@
       if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
       event.preventDefault();
       update({ page: Number(link.getAttribute("data-page")) }, "push");
+      // The list is new and the link is gone with the old one: the keyboard goes to its heading.
+      ui.count.focus({ preventScroll: true });
       ui.count.scrollIntoView({ block: "start" });
     };
   }
@@ -725,6 +774,7 @@
     renderTopComponents(result.checklistCounts || {}, total);
     if (ui.results) ui.results.removeAttribute("aria-busy");
     root.setAttribute("data-il-ready", "true");
+    drawn();
     lastResults = { state: state, result: result };
     root.dispatchEvent(new CustomEvent("il:results", { detail: lastResults }));
   }
@@ -790,7 +840,20 @@
         renderResults(result);
         reveal();
       }
+    }, function () {
+      // The search data did not load (a partial copy of the site): say so, and show the page.
+      if (stale()) return;
+      enginePromise = null; // tried again on the next change
+      ui.range.textContent = S.load_failed;
+      if (ui.results) ui.results.removeAttribute("aria-busy");
+      root.setAttribute("data-il-ready", "failed");
+      drawn();
     });
+  }
+
+  // The view the address asked for is on the page (or cannot be): nothing is held back now.
+  function drawn() {
+    document.documentElement.classList.remove("il-pending");
   }
 
   // The engine and its index (search/index.js) load on the reader's first
@@ -819,12 +882,16 @@
 
   buildControls();
   ui.input.value = state.query;
+  // An address this page reads differently (?page=-3, an unknown term) is said as it is read.
+  if (stateUrl(state) !== location.pathname + location.search) history.replaceState(null, "", stateUrl(state) + location.hash);
   updateAlternates();
   renderApplied();
   renderSuggestions();
   renderFilterButton();
+  ui.panel.classList.add("il-live");
   if (isEmpty(state)) {
     root.setAttribute("data-il-ready", "true");
+    drawn();
     ui.input.addEventListener("focus", ensureEngine, { once: true });
   } else {
     run();

@@ -233,7 +233,7 @@
     if (applied.hidden) return;
     applied.appendChild(el("h2", { class: "il-panel__title", text: S.applied_filters }));
     var list = el("ul", { class: "il-chips" });
-    FACETS.forEach(function (facet) {
+    (TERMS.filter_order || FACETS).forEach(function (facet) {
       (filters[facet] || []).forEach(function (id) {
         var term = termIndex[facet + ":" + id];
         list.appendChild(el("li", {}, [el("button", {
@@ -306,6 +306,7 @@
     if (!hasFilters(filters)) {
       draw(filters, null);
       box.setAttribute("data-il-ready", "true");
+      drawn();
       return Promise.resolve();
     }
     box.setAttribute("data-il-ready", "loading");
@@ -313,10 +314,18 @@
       if (ticket !== serial) return;
       draw(filters, count(filters));
       box.setAttribute("data-il-ready", "true");
+      drawn();
     }, function () {
       // no graph data (a partial copy of the site): the table stays the whole one
       box.setAttribute("data-il-ready", "failed");
+      drawn();
     });
+  }
+
+  // The table the address asks for is drawn (or cannot be): the head's pending state ends
+  // (assets/theme.js), which kept the build's unfiltered counts from being painted first.
+  function drawn() {
+    document.documentElement.classList.remove("il-pending");
   }
 
   function setFilters(next) {

@@ -31,3 +31,18 @@
     }
   };
 })();
+
+// Run in the head, before anything is painted: the library's pages show their search controls
+// only with JavaScript (html.il-js), and a page whose address asks for a view of its own (a
+// query, filters, a page number: any parameter but the graph's) starts "pending", so that the
+// build's unfiltered list is never painted in its place (library.css). library.js and
+// matrix.js end the pending state once the view is drawn, at once when the address turns out
+// to ask for nothing they know; library.css shows the page anyway if no script ever does.
+(function () {
+  "use strict";
+  var root = document.documentElement;
+  root.classList.add("il-js");
+  var params = new URLSearchParams(location.search);
+  params.delete("graph");
+  if (params.toString()) root.classList.add("il-pending");
+})();
