@@ -190,9 +190,9 @@ def test_a_new_term_organization_and_incident_pass_the_checks_and_tests(tmp_path
 
 
 def test_each_path_catches_what_the_whole_library_check_catches(tmp_path):
-    """Four mistakes a review used to catch only by reading: a copy of a case under a new id, a
-    section that talks about the report, an English summary left in the translation and a
-    scale figure the text contradicts. Each fails the check CONTRIBUTING tells a contributor to
+    """Four mistakes that otherwise only a reviewer reading the file would catch: a copy of a
+    case under a new id, a section that talks about the report, an English summary left in the
+    translation and a scale figure the text contradicts. Each fails the check CONTRIBUTING tells a contributor to
     run on their file (`incidents check --strict <path>`, which the pre-commit hook runs too),
     `--changed`, and the whole library's (the pull request's), with the same lines."""
     me = Contributor(copy_of_repository(tmp_path / "repo"))

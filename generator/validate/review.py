@@ -42,7 +42,7 @@ MIN_LETTERS_IN_A_LINE = 8  # nor a title or summary of a few letters
 _NUMBER_RUN = re.compile(r"\d[\d.,]*")
 _NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
 # Each branch opens with a letter of its own, so the engine scans for those (an optional "<"
-# first left it trying every position: three times slower).
+# first would have it try every position, several times slower).
 _URL = re.compile(r"\]\([^)\s]*\)|<https?://[^\s)>]+>?|https?://[^\s)>]+>?")
 _CODE_SPAN = re.compile(r"`[^`\n]*`")
 _LIST_ITEMS = re.compile(r"(?m)^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+\S")

@@ -77,8 +77,8 @@ def test_a_failed_build_leaves_the_site_untouched(built: Project):
 def test_a_killed_build_leaves_the_site_untouched(built: Project):
     before = snapshot(built.root / "site")
     # A larger library, so the build is still writing when it is killed: the staging folder
-    # appears as it starts writing its 4,000 files, and the build is killed 50 ms later (it
-    # was half a second until 2026-12-02, when writing was slower; then it could be done).
+    # appears as it starts writing its 4,000 files, and the build is killed 50 ms later (soon
+    # enough that it cannot have finished writing and published).
     for n in range(300):
         built.add_incident(
             f"globex-extra-{n:02d}",

@@ -187,7 +187,7 @@ def test_broken_exports_are_one_clear_error(library, tmp_path):
 
 def test_korean_written_decomposed_is_found_like_any_other(project):
     """A file saved in NFD (macOS file names and some editors) is read as NFC, so its words are
-    found by a query typed either way (the hardening issue, item 7)."""
+    found by a query typed either way."""
     import unicodedata
 
     from conftest import TODAY, translation_text

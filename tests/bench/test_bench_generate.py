@@ -53,9 +53,9 @@ def test_a_new_organization_and_term_need_no_benchmark_data(tmp_path, monkeypatc
 
 
 def test_every_summary_fits_the_limit_at_the_benchmarks_largest_size():
-    """At N = 10,000 three drawn templates, filled with long names, ran past the summary limit
-    and the corpus no longer passed `check --strict`; the generator now takes the next that fits.
-    Those three incidents (numbers 2892, 3820 and 4304 with seed 1) are made again here."""
+    """At N = 10,000 three drawn templates, filled with long names, would run past the summary
+    limit and fail `check --strict`; the generator takes the next template that fits. Those
+    three incidents (numbers 2892, 3820 and 4304 with seed 1) are made here."""
     from generator.validate.review import SUMMARY_LIMIT
 
     for number in (2892, 3820, 4304):
