@@ -109,6 +109,8 @@ class Analyzer:
         """The word a one-word name is matched as ("CoreDNS" -> "coredn"); None for a name of
         several words ("디스크 풀") or one too short to search for."""
         raws = self.raw_words(name)
+        if len(raws) == 2 and not same_script(*raws) and self._normal(name).strip() == "".join(raws):
+            raws = ["".join(raws)]  # a name written half in Hangul, as one run ("챗GPT")
         if len(raws) != 1:
             return None
         word = self.stem(raws[0])
@@ -224,6 +226,11 @@ class Analyzer:
                 continue
             return stem + rule["replace"]
         return word
+
+
+def same_script(a: str, b: str) -> bool:
+    """Both Hangul, or both not."""
+    return bool(HANGUL.match(a)) == bool(HANGUL.match(b))
 
 
 @lru_cache(maxsize=1)

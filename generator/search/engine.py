@@ -26,7 +26,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from .analyzer import HANGUL, Analyzer, default_analyzer, rules
+from .analyzer import HANGUL, Analyzer, default_analyzer, rules, same_script
 
 
 @dataclass(frozen=True)
@@ -301,16 +301,25 @@ def _units(
     longest that starts at each word, left to right)."""
     words: list[tuple[str, str]] = []  # (typed, analysed)
     joinable = False  # the word before was kept as typed: it may be joined with this one
+    before = ""  # the word before as typed, kept or too short, unless it was joined
     for raw in analyzer.raw_words(query):
         raw = raw[: rules()["max_word_chars"]]
         word = analyzer.stem(raw)
-        if joinable and rules()["join_words"] and same_script(words[-1][0], raw):
-            joined = analyzer.stem(words[-1][0] + raw)
-            if corpus.frequency(joined):
-                words[-1] = (f"{words[-1][0]} {raw}", joined)
-                joinable = False
+        if rules()["join_words"] and before:
+            joined = analyzer.stem(before + raw)
+            if same_script(before, raw) and joinable and corpus.frequency(joined):
+                words[-1] = (f"{before} {raw}", joined)
+                joinable, before = False, ""
+                continue
+            if not same_script(before, raw) and corpus.known(joined):
+                # A name typed half in Hangul ("챗GPT"): a synonym or term name as one word.
+                if joinable:
+                    words.pop()
+                words.append((before + raw, joined))
+                joinable, before = False, ""
                 continue
         joinable = analyzer.long_enough(word)
+        before = raw
         if joinable:
             words.append((raw, word))
     longest = max((len(p) for p in corpus.term_phrases), default=0)
@@ -329,11 +338,6 @@ def _units(
             units.append((raw, raw.replace(" ", ""), (words[at][1],)))
             at += 1
     return units
-
-
-def same_script(a: str, b: str) -> bool:
-    """Both Hangul, or both not."""
-    return bool(HANGUL.match(a)) == bool(HANGUL.match(b))
 
 
 def bounded_query(query: str) -> str:
