@@ -109,7 +109,8 @@ class Analyzer:
         """The word a one-word name is matched as ("CoreDNS" -> "coredn"); None for a name of
         several words ("디스크 풀") or one too short to search for."""
         raws = self.raw_words(name)
-        if len(raws) == 2 and not same_script(*raws) and self._normal(name).strip() == "".join(raws):
+        one_run = self._normal(name).strip() == "".join(raws)
+        if len(raws) == 2 and not same_script(*raws) and one_run:
             raws = ["".join(raws)]  # a name written half in Hangul, as one run ("챗GPT")
         if len(raws) != 1:
             return None
