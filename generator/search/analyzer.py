@@ -47,6 +47,9 @@ class Analyzer:
     fused: Mapping[int, frozenset[int]] = field(default_factory=dict)
     contracted: Mapping[int, int] = field(default_factory=dict)
     filler_names: tuple[str, ...] = ()  # rules.yml's filler, as written
+    # The Korean spellings of rules.yml's names: no tail of a longer word that begins with one is
+    # indexed (a name is matched as a whole word: "러스터" is not "클러스터").
+    whole_names: tuple[str, ...] = ()
 
     @classmethod
     def from_rules(cls, data: dict[str, Any] | None = None) -> Analyzer:
@@ -73,6 +76,16 @@ class Analyzer:
                 for a, b in korean["predicate"]["contracted"].items()
             },
             filler_names=tuple(str(name) for name in data.get("filler", ())),
+            whole_names=tuple(
+                sorted(
+                    {
+                        str(n).lower()
+                        for g in data.get("names", ())
+                        for n in g
+                        if HANGUL.match(str(n))
+                    }
+                )
+            ),
         )
 
     @cached_property
@@ -159,7 +172,11 @@ class Analyzer:
                 out.append(raw)
             if len(raw) >= self.suffix_from:
                 tails = (raw[i:] for i in range(1, len(raw) - self.suffix_min + 1))
-                out.extend(t for t in tails if t not in self.ending_set)
+                out.extend(
+                    t
+                    for t in tails
+                    if t not in self.ending_set and not t.startswith(self.whole_names)
+                )
         return intern(word), tuple(intern(w) for w in out)
 
     def shown_forms(self, texts: Iterable[str]) -> dict[str, str]:

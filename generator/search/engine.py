@@ -76,13 +76,14 @@ def often_words(words: Iterable[str]) -> tuple[str, ...]:
 
 
 def synonym_groups(extra: Iterable[Iterable[str]] = (), analyzer: Analyzer | None = None):
-    """Word -> the other words of its synonym groups (the reviewed list, then `extra`), all
+    """Word -> the other words of its synonym groups (the reviewed synonyms and names, then
+    `extra`), all
     analysed; names of more than one word are left out. Groups that share a word are not
     merged."""
     analyzer = analyzer or default_analyzer()
     minimum = rules()["min_synonym_length"]
     table: dict[str, list[str]] = {}
-    for group in [*rules()["synonyms"], *extra]:
+    for group in [*rules()["synonyms"], *rules()["names"], *extra]:
         words = []
         for name in group:
             word = analyzer.single_word(str(name))

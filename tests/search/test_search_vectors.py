@@ -62,8 +62,11 @@ def plain_document_words(analyzer, text: str) -> list[str]:
                 out.append(raw)
             if len(raw) >= analyzer.suffix_from:
                 for i in range(1, len(raw) - analyzer.suffix_min + 1):
-                    if raw[i:] not in analyzer.ending_set:
-                        out.append(raw[i:])
+                    tail = raw[i:]
+                    if tail not in analyzer.ending_set and not any(
+                        tail.startswith(name) for name in analyzer.whole_names
+                    ):
+                        out.append(tail)
     return out
 
 

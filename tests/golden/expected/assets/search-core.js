@@ -271,18 +271,29 @@
       // (typed, analysed); two words in a row that the index has as one are joined.
       var words = [];
       var joinable = false; // the word before was kept as typed: it may be joined with this one
+      var before = ""; // the word before as typed, kept or too short, unless it was joined
       raws.forEach(function (raw) {
         var word = analyzer.stem(raw);
-        if (joinable && rules.join_words && HANGUL.test(words[words.length - 1][0]) === HANGUL.test(raw)) {
-          var before = words[words.length - 1][0];
+        if (rules.join_words && before) {
           var joined = analyzer.stem(before + raw);
-          if (frequency[joined]) {
+          var same = HANGUL.test(before) === HANGUL.test(raw);
+          if (same && joinable && frequency[joined]) {
             words[words.length - 1] = [before + " " + raw, joined];
             joinable = false;
+            before = "";
+            return;
+          }
+          if (!same && self.known(joined)) {
+            // A name typed half in Hangul ("챗GPT"): a synonym or term name as one word.
+            if (joinable) words.pop();
+            words.push([before + raw, joined]);
+            joinable = false;
+            before = "";
             return;
           }
         }
         joinable = analyzer.longEnough(word);
+        before = raw;
         if (joinable) words.push([raw, word]);
       });
       var phrases = self.phrases();
