@@ -38,6 +38,10 @@ class Document:
     order: int  # position in the library's order, newest first
     title: tuple[str, ...] = ()  # the words of its titles (part of the lead)
     often: tuple[str, ...] = ()  # the words its text says at least `often.mentions` times
+    # "facet:term" -> how often its own text says one of the names of a term it is tagged with
+    # (`named_counts`): among cases that score the same, the one that names the term more comes
+    # first.
+    named: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,28 @@ def often_words(words: Iterable[str]) -> tuple[str, ...]:
     `often.mentions` times: what the case is about, more than a passing mention."""
     least = rules()["often"]["mentions"]
     return tuple(sorted(w for w, n in Counter(words).items() if n >= least))
+
+
+def named_counts(
+    words: Sequence[str], names: Mapping[str, Iterable[Sequence[str]]]
+) -> dict[str, int]:
+    """How often `words` (a text's words in order, `Analyzer.words`) say a name of each term in
+    `names` ("facet:term" -> the words of each of its names): a name of several words counts
+    where its words stand in a row. Terms never named are left out."""
+    at: dict[str, list[int]] = {}
+    for position, word in enumerate(words):
+        at.setdefault(word, []).append(position)
+    counts: dict[str, int] = {}
+    for key, term_names in names.items():
+        times = 0
+        for name in term_names:
+            name = tuple(name)
+            if name:
+                size = len(name)
+                times += sum(1 for p in at.get(name[0], ()) if tuple(words[p : p + size]) == name)
+        if times:
+            counts[key] = times
+    return counts
 
 
 def synonym_groups(extra: Iterable[Iterable[str]] = (), analyzer: Analyzer | None = None):
@@ -490,10 +516,20 @@ def search(
                 )
         return value
 
+    def named(index: int) -> int:
+        # How often the case names the terms the query names: the tie-breaker of equal scores.
+        said = documents[index].named
+        return sum(said.get(key, 0) for group, *_ in matched for key in group.terms)
+
     if matched:
         ranked = sorted(
             chosen,
-            key=lambda i: (hits[i] < required, -_score_key(score(i)), documents[i].order),
+            key=lambda i: (
+                hits[i] < required,
+                -_score_key(score(i)),
+                -named(i),
+                documents[i].order,
+            ),
         )
     else:
         ranked = sorted(chosen, key=lambda i: documents[i].order)

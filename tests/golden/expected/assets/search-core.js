@@ -191,8 +191,8 @@
   }
 
   // ---- The engine ------------------------------------------------------------------------------
-  // An index: { docs: [{id, terms: {facet: [ids]}, order}], synonyms: {word: [words]},
-  // termNames: {word: ["facet:term"]}, termPhrases: [[words], ["facet:term"]],
+  // An index: { docs: [{id, terms: {facet: [ids]}, order, named: {"facet:term": times}}],
+  // synonyms: {word: [words]}, termNames: {word: ["facet:term"]}, termPhrases: [[words], ["facet:term"]],
   // vocabulary(start) -> Vocabulary or Promise<Vocabulary> of the words that begin with `start`,
   // with the cases of each word, and those with it in their lead and in their titles }.
 
@@ -510,6 +510,7 @@
         var synonym = self.rules.synonym_weight;
         var oftenBonus = self.rules.often.bonus;
         var scores = {};
+        var named = {};
         chosen.forEach(function (index) {
           var value = 0;
           matched.forEach(function (m, k) {
@@ -521,12 +522,19 @@
             value += weights[k] * share * (1 + bonus * inLead + titleBonus * inTitle + oftenBonus * inOften);
           });
           scores[index] = scoreKey(value);
+          // How often the case names the terms the query names: the tie-breaker of equal scores.
+          var said = docs[index].named || {};
+          named[index] = 0;
+          matched.forEach(function (m) {
+            m.group.terms.forEach(function (key) { named[index] += said[key] || 0; });
+          });
         });
         chosen.sort(function (a, b) {
           if (matched.length) {
             var full = (hits[a] < required) - (hits[b] < required);
             if (full) return full;
             if (scores[a] !== scores[b]) return scores[b] - scores[a];
+            if (named[a] !== named[b]) return named[b] - named[a];
           }
           return docs[a].order - docs[b].order;
         });
@@ -778,14 +786,16 @@
     for (var n = 0; n < payload.count; n++) {
       var terms = {};
       for (var f = 0; f < facets.length; f++) terms[facets[f]] = [];
-      docs.push({ id: null, terms: terms, order: n });
+      docs.push({ id: null, terms: terms, order: n, named: {} });
     }
     payload.terms.forEach(function (key, k) {
       var colon = key.indexOf(":");
       var facet = key.slice(0, colon);
       var term = key.slice(colon + 1);
-      decodePositions(payload.cases[k]).forEach(function (at) {
+      var named = (payload.named || [])[k] || [];
+      decodePositions(payload.cases[k]).forEach(function (at, j) {
         (docs[at].terms[facet] || (docs[at].terms[facet] = [])).push(term);
+        if (named[j]) docs[at].named[key] = named[j];
       });
     });
     return docs;
