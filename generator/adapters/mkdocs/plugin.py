@@ -122,7 +122,7 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         return context
 
     def on_env(self, env, config, files):
-        env.globals.update(support.theme_globals(MARKER))
+        env.globals.update(support.theme_globals(MARKER, self.state.site))
         env.globals["il_sitemap"] = support.sitemap(files, self.state.site, self.state.known)
         if self.session is not None:
             env.bytecode_cache = self.session.bytecode

@@ -285,13 +285,17 @@ def alternates(dest_uri: str, known: set[str]) -> list[dict[str, str]]:
     return out
 
 
-def theme_globals(marker: str) -> dict:
+def theme_globals(marker: str, site: Site) -> dict:
     """What the templates in overrides/ use besides MkDocs' own: the cache of shared fragments,
-    the marker every page carries, the library's strings (`il_t(key, lang)`) for the frame's
-    labels, and each language with its own name."""
+    the marker every page carries, whether the site has a file (`il_has(path)`: the frame
+    links the feeds and the data only where the build wrote them, which a preview's does not
+    all), the library's strings (`il_t(key, lang)`) for the frame's labels, and each language
+    with its own name."""
+    files = site.files
     return {
         "il_cached": cached_fragments(),
         "il_marker": marker,
+        "il_has": lambda path: path in files,
         "il_t": strings.t,
         "il_languages": AUTONYMS,
     }
