@@ -142,8 +142,8 @@ def test_a_build_without_a_site_url_says_so_and_the_preview_does_not(caplog):
 
 def test_strict_refuses_a_build_without_its_address_and_builds_one_with_it(tmp_path):
     """--strict without SITE_URL: the warning (the fixture's review warnings come with it), then
-    one line saying the build stopped, and no site written. With SITE_URL: the sitemap, canonical links, feeds and citations give
-    absolute addresses under it."""
+    one line saying the build stopped, and no site written. With SITE_URL: the sitemap,
+    canonical links, feeds and citations give absolute addresses under it."""
     import xml.etree.ElementTree as ET
 
     project = Project(tmp_path / "project")
@@ -180,6 +180,9 @@ def test_strict_refuses_a_build_without_its_address_and_builds_one_with_it(tmp_p
     assert f'<link rel="canonical" href="{base}ko/index.html">' in home
     feed = (site / "en/feed.xml").read_text(encoding="utf-8")
     assert f"<id>{base}en/cases/globex-etcd-outage.html</id>" in feed and "urn:uuid" not in feed
+    # The 404 page, which a server shows at any depth, links from the site's own root.
+    missing = (site / "404.html").read_text(encoding="utf-8")
+    assert 'href="/incidents/assets/library.css"' in missing and 'href="./' not in missing
 
 
 def _built(root: Path):

@@ -12,6 +12,7 @@ from types import MappingProxyType
 
 import jinja2
 import jinja2.bccache
+from mkdocs.commands.build import get_context
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page as MkDocsPage
 from mkdocs.structure.toc import get_toc
@@ -283,6 +284,20 @@ def alternates(dest_uri: str, known: set[str]) -> list[dict[str, str]]:
         if target in known:
             out.append({"lang": lang, "href": urls.relative(dest_uri, target), "url": target})
     return out
+
+
+def error_page_context(context, config):
+    """The context of an error page (404.html). MkDocs writes its links from the root of the
+    site's address, so that a server showing it for a missing page at any depth finds the
+    theme's files; without an address it takes the server's root, and the page opened from disk
+    (file://) finds none. With no address known, the page's links are relative to itself, as
+    every other page's are: from disk, or at the root of a server."""
+    if config.site_url:
+        return context
+    relative = get_context(context["nav"], context["pages"], config, base_url=".")
+    for key in ("base_url", "extra_css", "extra_javascript"):
+        context[key] = relative[key]
+    return context
 
 
 def theme_globals(marker: str, site: Site) -> dict:
