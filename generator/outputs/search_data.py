@@ -5,7 +5,8 @@ Every file is a plain `<script src>` file, so it loads from `file://` too. Per l
 - `terms.js`: facets, term labels and every name readers may type (recommended filters, chip
   labels), the interface strings and the search rules; small, loaded on every library page.
 - `index.js`: what the engine needs of every case, whichever way the site is opened: the cases of
-  each term (facets and their counts), the synonyms and the vocabulary parts there are. Loaded on
+  each term (facets and their counts) and how often each names it (ties of equal scores), the
+  synonyms and the vocabulary parts there are. Loaded on
   the reader's first search. Cases are numbered by their position in the library's order.
 - `words/<start>.js`: the indexed words that start with <start> (two letters, or one Korean
   syllable) and the cases that have each: a query word's cases and its typo correction. A
