@@ -134,6 +134,13 @@ class Analyzer:
         """The words of `text`, each reduced to the form that is matched: a query's words."""
         return [word for raw in self.raw_words(text) if self.long_enough(word := self.stem(raw))]
 
+    def name_words(self, name: str) -> tuple[str, ...]:
+        """`words(name)` of a term's name, remembered: every case tagged with the term asks."""
+        found = self._names.get(name)
+        if found is None:
+            found = self._names[name] = tuple(self.words(name))
+        return found
+
     def document_words(self, text: str) -> list[str]:
         """The words a document is indexed by: each word's stem, a Korean word also as written,
         and the tails of long Korean words."""
@@ -142,8 +149,15 @@ class Analyzer:
     def document(self, text: str) -> tuple[list[str], dict[tuple[str, str], int]]:
         """`document_words(text)` and `written_forms(text)` from one reading of the text. The
         words are interned: one string however many documents have them."""
+        out, forms, _ = self.read(text)
+        return out, forms
+
+    def read(self, text: str) -> tuple[list[str], dict[tuple[str, str], int], list[str]]:
+        """`document(text)`, and `words(text)` (the words in order, as a query's are) from the
+        same reading."""
         out: list[str] = []
         forms: dict[tuple[str, str], int] = {}
+        sequence: list[str] = []
         known = self._indexed
         for raw in self.word.findall(self._normal(text)):
             found = known.get(raw)
@@ -155,9 +169,11 @@ class Analyzer:
                 continue
             word, words = found
             out.extend(words)
+            if words and words[0] == word:  # the stem is indexed: it is long enough
+                sequence.append(word)
             if word != raw:
                 forms[word, raw] = forms.get((word, raw), 0) + 1
-        return out, forms
+        return out, forms, sequence
 
     def _index_words(self, raw: str) -> tuple[str, tuple[str, ...]]:
         """A word as written -> its stem and the words a document is indexed by for it
@@ -200,6 +216,10 @@ class Analyzer:
     @cached_property
     def _stems(self) -> dict[str, str]:
         return {}  # raw word -> stem, a memo: a library's text repeats the same words a lot
+
+    @cached_property
+    def _names(self) -> dict[str, tuple[str, ...]]:
+        return {}  # a term's name -> its words (`name_words`)
 
     @cached_property
     def _indexed(self) -> dict[str, tuple[str, tuple[str, ...]]]:

@@ -80,14 +80,16 @@ def often_words(words: Iterable[str]) -> tuple[str, ...]:
 
 
 def named_counts(
-    words: Sequence[str], names: Mapping[str, Iterable[Sequence[str]]]
+    words: Sequence[str], names: Mapping[str, Sequence[Sequence[str]]]
 ) -> dict[str, int]:
     """How often `words` (a text's words in order, `Analyzer.words`) say a name of each term in
     `names` ("facet:term" -> the words of each of its names): a name of several words counts
     where its words stand in a row. Terms never named are left out."""
+    firsts = {name[0] for term_names in names.values() for name in term_names if name}
     at: dict[str, list[int]] = {}
     for position, word in enumerate(words):
-        at.setdefault(word, []).append(position)
+        if word in firsts:
+            at.setdefault(word, []).append(position)
     counts: dict[str, int] = {}
     for key, term_names in names.items():
         times = 0

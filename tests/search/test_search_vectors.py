@@ -116,6 +116,7 @@ def test_one_reading_gives_the_words_and_forms_of_their_definitions(text):
     for _ in range(2):  # the second time from what the analyser remembers
         words, forms = analyzer.document(text)
         assert words == plain_document_words(analyzer, text)
+        assert analyzer.read(text) == (words, forms, analyzer.words(text))
         assert forms == plain_written_forms(analyzer, text) == analyzer.written_forms(text)
 
 
