@@ -501,6 +501,8 @@ def main(argv: list[str] | None = None) -> None:
     else:
         root = Path(tempfile.mkdtemp(prefix="incident-bench-"))
     status(f"working in {root}")
+    # The check's cache goes with the projects (a folder per project path), not in ~/.cache.
+    ENV["XDG_CACHE_HOME"] = str(root / "cache")
     rows = []
     try:
         for count in sizes:

@@ -62,7 +62,9 @@ def main() -> None:
 @ROOT_OPTION
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @FORMAT_OPTION
-@click.option("--no-cache", is_flag=True, help="Parse every file again, ignoring .cache/.")
+@click.option(
+    "--no-cache", is_flag=True, help="Parse every file again, ignoring the cache of earlier checks."
+)
 @click.option(
     "--changed",
     is_flag=True,
@@ -97,10 +99,14 @@ def check(
     report = store.lookup() if store is not None else None
     if report is None:
         from .pipeline.check import check_project
-        from .pipeline.check_cache import CACHE_FILE, CheckCache
+        from .pipeline.check_cache import CACHE_FILE, CheckCache, cache_folder
         from .pipeline.executor import default_executor
 
-        cache = None if no_cache else CheckCache(project.root / CACHE_FILE, summaries=True)
+        cache = (
+            None
+            if no_cache
+            else CheckCache(cache_folder(project.root) / CACHE_FILE, summaries=True)
+        )
         checked = check_project(project, today, None, cache, default_executor(), summaries=True)
         from .audit.catalogue import check_project_checks
 

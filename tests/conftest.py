@@ -17,6 +17,17 @@ from alone import pytest_configure, pytest_pyfunc_call  # noqa: F401 - pytest's 
 REPO = Path(__file__).resolve().parent.parent
 TODAY = date(2026, 11, 30)
 
+
+@pytest.fixture(scope="session", autouse=True)
+def _user_cache(tmp_path_factory):
+    """`incidents check` keeps its cache in the user's cache folder: the tests' goes in a
+    temporary one (commands the tests start inherit it), never the machine's `~/.cache`."""
+    folder = tmp_path_factory.mktemp("user-cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(folder))
+        yield folder
+
+
 # The test files that take longest, measured under `make test` (bench/README.md), in the order
 # they start: pytest-xdist hands each worker whole files in collection order, so with these
 # first the last file to start is a short one and the workers finish together. Order only; a

@@ -5,7 +5,8 @@ Every file is a plain `<script src>` file, so it loads from `file://` too. Per l
 - `terms.js`: facets, term labels and every name readers may type (recommended filters, chip
   labels), the interface strings and the search rules; small, loaded on every library page.
 - `index.js`: what the engine needs of every case, whichever way the site is opened: the cases of
-  each term (facets and their counts), the synonyms and the vocabulary parts there are. Loaded on
+  each term (facets and their counts) and how often each names it (ties of equal scores), the
+  synonyms and the vocabulary parts there are. Loaded on
   the reader's first search. Cases are numbered by their position in the library's order.
 - `words/<start>.js`: the indexed words that start with <start> (two letters, or one Korean
   syllable) and the cases that have each: a query word's cases and its typo correction. A
@@ -156,15 +157,21 @@ def index_payload(library: Library, search: SearchCorpus) -> dict:
     keys = term_keys(library)
     position = {key: n for n, key in enumerate(keys)}
     cases: list[list[int]] = [[] for _ in keys]
+    named: list[list[int]] = [[] for _ in keys]
     for at, document in enumerate(search.corpus.documents):
         for facet, ids in document.terms.items():
             for term in ids:
-                cases[position[f"{facet}:{term}"]].append(at)
+                key = f"{facet}:{term}"
+                cases[position[key]].append(at)
+                named[position[key]].append(document.named.get(key, 0))
     return {
         "lang": search.lang,
         "count": len(search.corpus.documents),
         "terms": keys,
         "cases": [encode_positions(found) for found in cases],
+        # For each term, how often each of its cases (in the order of `cases`) names it: the
+        # tie-breaker of equal scores (`Document.named`).
+        "named": named,
         "synonyms": {word: list(others) for word, others in sorted(search.corpus.synonyms.items())},
         # A word -> the terms it is a one-word name of: their cases match it.
         "termNames": {word: list(keys) for word, keys in search.corpus.term_names.items()},

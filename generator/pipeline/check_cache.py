@@ -1,6 +1,6 @@
 """What `incidents check` remembers between runs, and why it may be believed.
 
-Two things are kept under `.cache/`:
+Two things are kept in a cache folder of the user's, one per project (`cache_folder`):
 
 - each file's outcome (`CheckCache`), a pure function of the file's bytes, the taxonomy, the
   date and the checking code, stored under a key made of exactly those;
@@ -16,11 +16,13 @@ stat is recorded only when the file was last changed well before the check began
 (RACY_SECONDS), so an edit made in the same tick as a check, on a file system whose clock is
 coarse, is read again next time.
 
-Whether a file under `.cache/` may decide anything is one rule (`_CacheFile`): it is JSON (it
-cannot run code when loaded) of this module's format and the checking code's version, and no
-commit or pull request supplied it (git does not track it). Its values are read back by their types
+Whether a cache file may decide anything is one rule (`_CacheFile`): it lives where no checkout
+can carry it (under `$XDG_CACHE_HOME`, or `~/.cache`, in a folder named by a digest of the
+project's real path, never inside the project, so no commit, pull request or tarball can supply
+one that says a broken file passes), it is JSON (it cannot run code when loaded), and it is of this
+module's format and the checking code's version. Its values are read back by their types
 (`_reader`) and refused whole if any is not what the type says. Writing is best effort: a
-read-only checkout, a full disk or a folder in the file's place only means the next check reads
+read-only home, a full disk or a folder in the file's place only means the next check reads
 every file again.
 """
 
@@ -30,13 +32,12 @@ import contextlib
 import hashlib
 import json
 import os
-import subprocess
 import time
 import types
 from collections.abc import Callable
 from dataclasses import dataclass, fields, is_dataclass
 from datetime import date
-from functools import cache, cached_property, lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Union, get_args, get_origin, get_type_hints
 
@@ -46,8 +47,8 @@ from ..validate.diagnostics import Diagnostic
 if TYPE_CHECKING:
     from ..validate.incident import FileOutcome
 
-CACHE_FILE = ".cache/incidents-check.json"
-RESULT_FILE = ".cache/incidents-check-result.json"
+CACHE_FILE = "check.json"
+RESULT_FILE = "check-result.json"
 FORMAT = "incidents-check-cache/5"
 RESULT_FORMAT = "incidents-check-result/2"
 # A stat changed this close to the start of a check may hide a second edit in the same tick.
@@ -82,39 +83,28 @@ def code_version() -> str:
     return digest.hexdigest()
 
 
-def tracked_by_git(file: Path) -> bool:
-    """Whether git tracks `file`."""
-    folder = file.parent if file.parent.is_dir() else file.parent.parent
-    try:
-        found = subprocess.run(
-            ["git", "-C", str(folder), "ls-files", "--", str(file.resolve())],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return found.returncode == 0 and bool(found.stdout.strip())
+def cache_folder(root: Path) -> Path:
+    """Where the check of the project at `root` keeps its files: the user's cache folder
+    (`$XDG_CACHE_HOME`, else `~/.cache`), one subfolder per project, named by a digest of the
+    project's real path. Nothing inside a project is read, so a checkout cannot bring a cache."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    home = Path(base) if os.path.isabs(base) else Path.home() / ".cache"
+    digest = hashlib.sha256(os.fsencode(os.path.realpath(root))).hexdigest()[:16]
+    return home / "incident-library" / digest
 
 
 class _CacheFile:
-    """A file under .cache/, and the one rule for when what it holds may decide a check: it is
-    JSON (it cannot run code when loaded) of this module's format and of the checking code's
-    version, and git does not track it (a commit or a pull request could supply one that says a
-    broken file passes: such a file is neither read nor written)."""
+    """A file in the project's cache folder, and the one rule for when what it holds may decide a
+    check: it is JSON (it cannot run code when loaded) of this module's format and of the
+    checking code's version; being outside the project, no commit or pull request supplied it."""
 
     def __init__(self, file: Path, format: str) -> None:
         self.file, self.format = file, format
 
-    @cached_property
-    def trusted(self) -> bool:
-        return not tracked_by_git(self.file)
-
     def read(self) -> dict[str, Any] | None:
         """What the file holds, if it may decide; None for anything else (then every file is
         read again)."""
-        if not self.file.is_file() or not self.trusted:
+        if not self.file.is_file():
             return None
         try:
             stored = json.loads(self.file.read_bytes())
@@ -130,11 +120,9 @@ class _CacheFile:
     def write(self, data: bytes) -> None:
         """Write the file whole or not at all (a temporary file renamed over it); a failure
         only means the next check reads every file again."""
-        if not self.trusted:
-            return
         temporary = self.file.with_name(f"{self.file.name}.{os.getpid()}.tmp")
         try:
-            self.file.parent.mkdir(parents=True, exist_ok=True)
+            self.file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             temporary.write_bytes(data)
             os.replace(temporary, self.file)
         except OSError:
@@ -157,9 +145,8 @@ class CheckCache:
     def __init__(self, file: Path | None = None, summaries: bool = False) -> None:
         """`summaries`: keep only what the checks across files need (`incidents check`); the
         site build needs whole incidents and keeps them in memory only."""
-        # Asked of git here, before any worker encodes an entry (`encoded`).
         self.store = _CacheFile(file, FORMAT) if file is not None else None
-        self.file = file if self.store is not None and self.store.trusted else None
+        self.file = file
         self.summaries = summaries
         self.entries: dict[Key, FileOutcome] = {}
         # Entries as the file writes them, made where the file was checked (`encoded`): with
@@ -273,7 +260,7 @@ class ResultStore:
     touched or renamed) means a full check."""
 
     def __init__(self, paths: ProjectPaths, today: date) -> None:
-        self.store = _CacheFile(paths.root / RESULT_FILE, RESULT_FORMAT)
+        self.store = _CacheFile(cache_folder(paths.root) / RESULT_FILE, RESULT_FORMAT)
         self.fingerprint = _fingerprint(paths, today, time.time_ns())
 
     def lookup(self) -> Report | None:
@@ -288,7 +275,7 @@ class ResultStore:
 
     def save(self, report: Report) -> None:
         """Keep `report` for the next run, if its inputs can be recognised then."""
-        if self.fingerprint is None or not self.store.trusted:
+        if self.fingerprint is None:
             self.store.remove()  # a stale report must not outlive the inputs it described
             return
         stored = {**self.store.head(), "fingerprint": self.fingerprint, "report": _plain(report)}

@@ -110,8 +110,10 @@ def build(
     """Check the project and build its site; raises BuildError when the library has errors.
 
     `previous`: the last site, of which the build keeps what the edits since have not changed
-    (pipeline/changes.py). `preview`: a preview's build, which leaves out the exports and feeds
-    (a preview shows none) and keeps each case's analysis for the next rebuild."""
+    (pipeline/changes.py). `preview`: a preview's build, which keeps each case's analysis for
+    the next rebuild and leaves out the exports (`api/`, the Markdown pages, `llms.txt`): made
+    again after every edit they would add about a second at a thousand cases, and a preview's
+    pages link only the files its site has (`Site.files`). The feeds stay (milliseconds)."""
     with bulk_collection():
         return _build(paths, options or SiteOptions(), executor, cache, previous, today, preview)
 
@@ -281,10 +283,10 @@ def _files(
     for lang in LANGS:
         graph = as_script("graph", graph_payload(library, lang, layout))
         files[f"{lang}/search/graph.js"] = graph.encode("utf-8")
+    for lang in LANGS:
+        files[f"{lang}/feed.xml"] = atom_feed(library, lang, options.site_url).encode("utf-8")
     if not preview:
         files.update(api_files(library, options.site_url))
-        for lang in LANGS:
-            files[f"{lang}/feed.xml"] = atom_feed(library, lang, options.site_url).encode("utf-8")
         for path, text in markdown_files(library, options.site_url).items():
             files[path] = text.encode("utf-8")
     return files

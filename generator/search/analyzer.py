@@ -47,6 +47,9 @@ class Analyzer:
     fused: Mapping[int, frozenset[int]] = field(default_factory=dict)
     contracted: Mapping[int, int] = field(default_factory=dict)
     filler_names: tuple[str, ...] = ()  # rules.yml's filler, as written
+    # The Korean spellings of rules.yml's names: no tail of a longer word that begins with one is
+    # indexed (a name is matched as a whole word: "러스터" is not "클러스터").
+    whole_names: tuple[str, ...] = ()
 
     @classmethod
     def from_rules(cls, data: dict[str, Any] | None = None) -> Analyzer:
@@ -73,6 +76,16 @@ class Analyzer:
                 for a, b in korean["predicate"]["contracted"].items()
             },
             filler_names=tuple(str(name) for name in data.get("filler", ())),
+            whole_names=tuple(
+                sorted(
+                    {
+                        str(n).lower()
+                        for g in data.get("names", ())
+                        for n in g
+                        if HANGUL.match(str(n))
+                    }
+                )
+            ),
         )
 
     @cached_property
@@ -109,6 +122,9 @@ class Analyzer:
         """The word a one-word name is matched as ("CoreDNS" -> "coredn"); None for a name of
         several words ("디스크 풀") or one too short to search for."""
         raws = self.raw_words(name)
+        one_run = self._normal(name).strip() == "".join(raws)
+        if len(raws) == 2 and not same_script(*raws) and one_run:
+            raws = ["".join(raws)]  # a name written half in Hangul, as one run ("챗GPT")
         if len(raws) != 1:
             return None
         word = self.stem(raws[0])
@@ -118,6 +134,13 @@ class Analyzer:
         """The words of `text`, each reduced to the form that is matched: a query's words."""
         return [word for raw in self.raw_words(text) if self.long_enough(word := self.stem(raw))]
 
+    def name_words(self, name: str) -> tuple[str, ...]:
+        """`words(name)` of a term's name, remembered: every case tagged with the term asks."""
+        found = self._names.get(name)
+        if found is None:
+            found = self._names[name] = tuple(self.words(name))
+        return found
+
     def document_words(self, text: str) -> list[str]:
         """The words a document is indexed by: each word's stem, a Korean word also as written,
         and the tails of long Korean words."""
@@ -126,8 +149,15 @@ class Analyzer:
     def document(self, text: str) -> tuple[list[str], dict[tuple[str, str], int]]:
         """`document_words(text)` and `written_forms(text)` from one reading of the text. The
         words are interned: one string however many documents have them."""
+        out, forms, _ = self.read(text)
+        return out, forms
+
+    def read(self, text: str) -> tuple[list[str], dict[tuple[str, str], int], list[str]]:
+        """`document(text)`, and `words(text)` (the words in order, as a query's are) from the
+        same reading."""
         out: list[str] = []
         forms: dict[tuple[str, str], int] = {}
+        sequence: list[str] = []
         known = self._indexed
         for raw in self.word.findall(self._normal(text)):
             found = known.get(raw)
@@ -139,9 +169,11 @@ class Analyzer:
                 continue
             word, words = found
             out.extend(words)
+            if words and words[0] == word:  # the stem is indexed: it is long enough
+                sequence.append(word)
             if word != raw:
                 forms[word, raw] = forms.get((word, raw), 0) + 1
-        return out, forms
+        return out, forms, sequence
 
     def _index_words(self, raw: str) -> tuple[str, tuple[str, ...]]:
         """A word as written -> its stem and the words a document is indexed by for it
@@ -156,7 +188,11 @@ class Analyzer:
                 out.append(raw)
             if len(raw) >= self.suffix_from:
                 tails = (raw[i:] for i in range(1, len(raw) - self.suffix_min + 1))
-                out.extend(t for t in tails if t not in self.ending_set)
+                out.extend(
+                    t
+                    for t in tails
+                    if t not in self.ending_set and not t.startswith(self.whole_names)
+                )
         return intern(word), tuple(intern(w) for w in out)
 
     def shown_forms(self, texts: Iterable[str]) -> dict[str, str]:
@@ -180,6 +216,10 @@ class Analyzer:
     @cached_property
     def _stems(self) -> dict[str, str]:
         return {}  # raw word -> stem, a memo: a library's text repeats the same words a lot
+
+    @cached_property
+    def _names(self) -> dict[str, tuple[str, ...]]:
+        return {}  # a term's name -> its words (`name_words`)
 
     @cached_property
     def _indexed(self) -> dict[str, tuple[str, tuple[str, ...]]]:
@@ -224,6 +264,11 @@ class Analyzer:
                 continue
             return stem + rule["replace"]
         return word
+
+
+def same_script(a: str, b: str) -> bool:
+    """Both Hangul, or both not."""
+    return bool(HANGUL.match(a)) == bool(HANGUL.match(b))
 
 
 @lru_cache(maxsize=1)

@@ -17,7 +17,7 @@ from ..model.incident import SECTIONS, Incident
 from ..model.library import Library
 from ..model.taxonomy import Term
 from .analyzer import Analyzer, default_analyzer, most_written
-from .engine import Corpus, Document, often_words, synonym_groups
+from .engine import Corpus, Document, named_counts, often_words, synonym_groups
 
 EMPTY: Mapping = MappingProxyType({})
 _MARKUP = re.compile(r"[`*_#>\[\]()|]|https?://\S+")
@@ -134,10 +134,15 @@ def analyse(library: Library, incident: Incident, analyzer: Analyzer) -> Analyse
     """A case's words, in every language it is written in (the same for the Korean and the
     English pages), and how it writes them."""
     lead, forms = analyzer.document(lead_text(library, incident))
-    body, body_forms = analyzer.document(body_text(incident))
+    body, body_forms, sequence = analyzer.read(body_text(incident))
     for key, times in body_forms.items():
         forms[key] = forms.get(key, 0) + times
     title = analyzer.document_words(" ".join(text.title for text in incident.texts))
+    names = {
+        f"{facet.id}:{term.id}": [analyzer.name_words(name) for name in term.names()]
+        for facet in library.taxonomy.facets
+        for term in library.terms_of(incident, facet.id)
+    }
     document = Document(
         id=incident.id,
         words=tuple(set(body).union(lead)),
@@ -146,6 +151,7 @@ def analyse(library: Library, incident: Incident, analyzer: Analyzer) -> Analyse
         order=0,
         title=tuple(sorted(set(title))),
         often=often_words(body),
+        named=MappingProxyType(named_counts(sequence, names)),
     )
     return Analysed(document, MappingProxyType(forms))
 

@@ -26,7 +26,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from .analyzer import HANGUL, Analyzer, default_analyzer, rules
+from .analyzer import HANGUL, Analyzer, default_analyzer, rules, same_script
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,10 @@ class Document:
     order: int  # position in the library's order, newest first
     title: tuple[str, ...] = ()  # the words of its titles (part of the lead)
     often: tuple[str, ...] = ()  # the words its text says at least `often.mentions` times
+    # "facet:term" -> how often its own text says one of the names of a term it is tagged with
+    # (`named_counts`): among cases that score the same, the one that names the term more comes
+    # first.
+    named: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -75,14 +79,39 @@ def often_words(words: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(w for w, n in Counter(words).items() if n >= least))
 
 
+def named_counts(
+    words: Sequence[str], names: Mapping[str, Sequence[Sequence[str]]]
+) -> dict[str, int]:
+    """How often `words` (a text's words in order, `Analyzer.words`) say a name of each term in
+    `names` ("facet:term" -> the words of each of its names): a name of several words counts
+    where its words stand in a row. Terms never named are left out."""
+    firsts = {name[0] for term_names in names.values() for name in term_names if name}
+    at: dict[str, list[int]] = {}
+    for position, word in enumerate(words):
+        if word in firsts:
+            at.setdefault(word, []).append(position)
+    counts: dict[str, int] = {}
+    for key, term_names in names.items():
+        times = 0
+        for name in term_names:
+            name = tuple(name)
+            if name:
+                size = len(name)
+                times += sum(1 for p in at.get(name[0], ()) if tuple(words[p : p + size]) == name)
+        if times:
+            counts[key] = times
+    return counts
+
+
 def synonym_groups(extra: Iterable[Iterable[str]] = (), analyzer: Analyzer | None = None):
-    """Word -> the other words of its synonym groups (the reviewed list, then `extra`), all
+    """Word -> the other words of its synonym groups (the reviewed synonyms and names, then
+    `extra`), all
     analysed; names of more than one word are left out. Groups that share a word are not
     merged."""
     analyzer = analyzer or default_analyzer()
     minimum = rules()["min_synonym_length"]
     table: dict[str, list[str]] = {}
-    for group in [*rules()["synonyms"], *extra]:
+    for group in [*rules()["synonyms"], *rules()["names"], *extra]:
         words = []
         for name in group:
             word = analyzer.single_word(str(name))
@@ -301,16 +330,25 @@ def _units(
     longest that starts at each word, left to right)."""
     words: list[tuple[str, str]] = []  # (typed, analysed)
     joinable = False  # the word before was kept as typed: it may be joined with this one
+    before = ""  # the word before as typed, kept or too short, unless it was joined
     for raw in analyzer.raw_words(query):
         raw = raw[: rules()["max_word_chars"]]
         word = analyzer.stem(raw)
-        if joinable and rules()["join_words"] and same_script(words[-1][0], raw):
-            joined = analyzer.stem(words[-1][0] + raw)
-            if corpus.frequency(joined):
-                words[-1] = (f"{words[-1][0]} {raw}", joined)
-                joinable = False
+        if rules()["join_words"] and before:
+            joined = analyzer.stem(before + raw)
+            if same_script(before, raw) and joinable and corpus.frequency(joined):
+                words[-1] = (f"{before} {raw}", joined)
+                joinable, before = False, ""
+                continue
+            if not same_script(before, raw) and corpus.known(joined):
+                # A name typed half in Hangul ("챗GPT"): a synonym or term name as one word.
+                if joinable:
+                    words.pop()
+                words.append((before + raw, joined))
+                joinable, before = False, ""
                 continue
         joinable = analyzer.long_enough(word)
+        before = raw
         if joinable:
             words.append((raw, word))
     longest = max((len(p) for p in corpus.term_phrases), default=0)
@@ -329,11 +367,6 @@ def _units(
             units.append((raw, raw.replace(" ", ""), (words[at][1],)))
             at += 1
     return units
-
-
-def same_script(a: str, b: str) -> bool:
-    """Both Hangul, or both not."""
-    return bool(HANGUL.match(a)) == bool(HANGUL.match(b))
 
 
 def bounded_query(query: str) -> str:
@@ -485,10 +518,20 @@ def search(
                 )
         return value
 
+    def named(index: int) -> int:
+        # How often the case names the terms the query names: the tie-breaker of equal scores.
+        said = documents[index].named
+        return sum(said.get(key, 0) for group, *_ in matched for key in group.terms)
+
     if matched:
         ranked = sorted(
             chosen,
-            key=lambda i: (hits[i] < required, -_score_key(score(i)), documents[i].order),
+            key=lambda i: (
+                hits[i] < required,
+                -_score_key(score(i)),
+                -named(i),
+                documents[i].order,
+            ),
         )
     else:
         ranked = sorted(chosen, key=lambda i: documents[i].order)

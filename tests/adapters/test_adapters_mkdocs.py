@@ -142,8 +142,8 @@ def test_a_build_without_a_site_url_says_so_and_the_preview_does_not(caplog):
 
 def test_strict_refuses_a_build_without_its_address_and_builds_one_with_it(tmp_path):
     """--strict without SITE_URL: the warning (the fixture's review warnings come with it), then
-    one line saying the build stopped, and no site written. With SITE_URL: the sitemap, canonical links, feeds and citations give
-    absolute addresses under it."""
+    one line saying the build stopped, and no site written. With SITE_URL: the sitemap,
+    canonical links, feeds and citations give absolute addresses under it."""
     import xml.etree.ElementTree as ET
 
     project = Project(tmp_path / "project")
@@ -180,6 +180,9 @@ def test_strict_refuses_a_build_without_its_address_and_builds_one_with_it(tmp_p
     assert f'<link rel="canonical" href="{base}ko/index.html">' in home
     feed = (site / "en/feed.xml").read_text(encoding="utf-8")
     assert f"<id>{base}en/cases/globex-etcd-outage.html</id>" in feed and "urn:uuid" not in feed
+    # The 404 page, which a server shows at any depth, links from the site's own root.
+    missing = (site / "404.html").read_text(encoding="utf-8")
+    assert 'href="/incidents/assets/library.css"' in missing and 'href="./' not in missing
 
 
 def _built(root: Path):
@@ -376,6 +379,82 @@ def test_a_preview_rebuilds_an_edited_case_without_mkdocs_as_mkdocs_would(tmp_pa
     page.write_text(written, encoding="utf-8")
     full(fresh)
     assert files(fresh) == after
+
+
+def test_a_preview_serves_no_page_or_file_its_last_build_no_longer_has(tmp_path):
+    """`serve --dirty` writes into the folder it serves and MkDocs' dirty build deletes
+    nothing. After an edit that drops a search file (rebuilt without MkDocs), cases removed
+    (their pages in both languages, their organisation's second page, their search cards) and
+    a case renamed (MkDocs' builds), the folder holds what a fresh build of the same library
+    writes, no more; a file the builds did not write is left alone."""
+    from mkdocs.commands.build import build as mkdocs_build
+    from mkdocs.config import load_config
+
+    project = Project(tmp_path / "project")
+    write_fixture_library(project)
+    served, fresh = tmp_path / "served", tmp_path / "fresh"
+
+    def build(site, start: bool = False):
+        config = load_config(str(project.root / "mkdocs.yml"), site_dir=str(site))
+        if start:  # MkDocs keeps its plugin objects in this process: a new server starts afresh
+            config.plugins.on_shutdown()
+            config.plugins.on_startup(command="serve", dirty=True)
+        mkdocs_build(config, serve_url="http://127.0.0.1:8000/", dirty=True)
+        return config.plugins["incident-library"].session
+
+    def files(site):
+        return {
+            p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()
+        }
+
+    session = build(served, start=True)
+    (served / "notes.txt").write_text("not the build's", encoding="utf-8")
+    first = files(served)
+
+    # An edit of an old case (on no page of the navigation): a word of its own makes search
+    # files, which go when the word does.
+    case = project.incidents / "acme-gpu-outage-01.md"
+    text = case.read_text(encoding="utf-8")
+    case.write_text(text.replace("Acme: GPUs", "Acme: Xylophonequartz GPUs"), encoding="utf-8")
+    assert session.rebuild()
+    added = set(files(served)) - set(first)
+    assert added and all("/search/" in path for path in added), added
+    case.write_text(text, encoding="utf-8")
+    assert session.rebuild()
+    assert files(served) == first
+
+    # Globex's case, and two of Acme's, which leaves Acme's 20 cases on one page of its term.
+    removed = ("globex-etcd-outage", "acme-gpu-outage-21", "acme-gpu-outage-22")
+    gone = [
+        f"{lang}/{page}"
+        for lang in ("ko", "en")
+        for page in (*(f"cases/{case}.html" for case in removed), "organization/acme/2.html")
+    ]
+    assert all((served / page).is_file() for page in gone)
+    for case in removed:
+        for path in project.incidents.glob(f"{case}*"):
+            path.unlink()
+    assert build(served) is session
+    assert [page for page in gone if (served / page).exists()] == []
+    assert not list(served.glob("*/search/cards/globex-etcd-outage.js"))
+    assert not (served / "en/organization/acme").exists()  # its folder, left empty
+
+    # A case renamed: its files and its id.
+    for path in project.incidents.glob("acme-gpu-outage-01*"):
+        text = path.read_text(encoding="utf-8").replace("acme-gpu-outage-01", "acme-renamed")
+        path.unlink()
+        project.write(f"incidents/{path.name.replace('acme-gpu-outage-01', 'acme-renamed')}", text)
+    build(served)
+    assert not list(served.glob("*/cases/acme-gpu-outage-01.html"))
+    assert len(list(served.glob("*/cases/acme-renamed.html"))) == 2
+
+    assert (served / "notes.txt").read_text(encoding="utf-8") == "not the build's"
+    (served / "notes.txt").unlink()
+    build(fresh, start=True)
+    assert sorted(set(files(served)) - set(files(fresh))) == []  # nothing stale
+    assert files(served) == files(fresh)
+    folders = [p.relative_to(served).as_posix() for p in served.rglob("*") if p.is_dir()]
+    assert sorted(f for f in folders if not (fresh / f).is_dir()) == []
 
 
 def test_the_preview_is_told_of_saved_files_and_not_of_files_read(tmp_path):

@@ -244,7 +244,9 @@ def test_check_reuses_its_cache_and_notices_every_change(project: Project, monke
 
     first = run("check", "--root", str(project.root))
     assert first.exit_code == 0 and len(parsed) == 4
-    assert (project.root / ".cache" / "incidents-check.json").is_file()
+    from generator.pipeline.check_cache import CACHE_FILE, cache_folder
+
+    assert (cache_folder(project.root) / CACHE_FILE).is_file()
 
     parsed.clear()
     again = run("check", "--root", str(project.root))

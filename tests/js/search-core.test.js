@@ -82,6 +82,7 @@ test("index.js gives every case its terms, in library order", () => {
     count: 3,
     terms: ["cause:a", "cause:b", "domain:x"],
     cases: [data.positions.find((p) => p[1].length === 3)[0], "1", "2"], // [0, 1, 2], [1], [2]
+    named: [[2, 0, 1], [0], [5]], // how often each case names the term, in the order of `cases`
   };
   const docs = core.documents(payload, ["domain", "cause"]);
   assert.deepEqual(docs.map((d) => d.terms), [
@@ -89,6 +90,7 @@ test("index.js gives every case its terms, in library order", () => {
     { domain: [], cause: ["a", "b"] },
     { domain: ["x"], cause: ["a"] },
   ]);
+  assert.deepEqual(docs.map((d) => d.named), [{ "cause:a": 2 }, {}, { "cause:a": 1, "domain:x": 5 }]);
   assert.deepEqual(docs.map((d) => d.order), [0, 1, 2]);
   assert.deepEqual(core.withIds(docs, ["p", "q", "r"]).map((d) => d.id), ["p", "q", "r"]);
 });

@@ -220,12 +220,23 @@ class TestIndexPayload:
         assert cases["organization:acme"] == [1]
         assert cases["organization:globex"] == [0]
 
+    def test_how_often_each_case_names_its_terms(self):
+        """`named` lists, for each term, how often each of its cases (in the order of `cases`)
+        says one of the term's names: what the browser breaks ties of equal scores with."""
+        payload = index_payload(LIBRARY, CORPORA["en"])
+        documents = CORPORA["en"].corpus.documents
+        for key, found, named in zip(
+            payload["terms"], map(decode_positions, payload["cases"]), payload["named"], strict=True
+        ):
+            assert named == [documents[at].named.get(key, 0) for at in found], key
+
     def test_no_ids_nor_lead_words(self):
         """A case's id is in its card and in ids.js, its lead and title words in the vocabulary
         parts: at 10,000 cases the ids made this file 510 KB larger, the lead words 6.7 MB."""
         payload = index_payload(LIBRARY, CORPORA["en"])
         assert set(payload) == {
-            "lang", "count", "terms", "cases", "synonyms", "termNames", "termPhrases", "starts"
+            "lang", "count", "terms", "cases", "named", "synonyms", "termNames", "termPhrases",
+            "starts",
         }  # fmt: skip
         assert all(isinstance(found, str) for found in payload["cases"])
 

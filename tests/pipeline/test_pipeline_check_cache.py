@@ -4,9 +4,11 @@ unchanged library is answered from its stored report, and never otherwise."""
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 import os
 import pickle
+import shutil
 import subprocess
 import sys
 from dataclasses import fields
@@ -20,6 +22,10 @@ from conftest import REPO, Project
 import generator.pipeline.check_cache as check_cache
 from generator.cli import main
 from generator.validate.incident import FileOutcome
+
+
+def cache_file(project: Project) -> Path:
+    return check_cache.cache_folder(project.root) / check_cache.CACHE_FILE
 
 
 def run(root: Path, *args: str):
@@ -88,44 +94,71 @@ def test_the_cache_is_json_and_a_pickle_in_its_place_is_never_loaded(project: Pr
         def __reduce__(self):
             return (Path.touch, (marker,))
 
-    (project.root / ".cache").mkdir()
-    for name in ("incidents-check.pickle", "incidents-check.json"):
-        (project.root / ".cache" / name).write_bytes(pickle.dumps(Payload()))
+    folder = check_cache.cache_folder(project.root)
+    folder.mkdir(parents=True)
+    for name in ("check.pickle", check_cache.CACHE_FILE, check_cache.RESULT_FILE):
+        (folder / name).write_bytes(pickle.dumps(Payload()))
     assert run(project.root).exit_code == 0
     assert not marker.exists()
-    stored = json.loads((project.root / check_cache.CACHE_FILE).read_text(encoding="utf-8"))
+    stored = json.loads(cache_file(project).read_text(encoding="utf-8"))
     assert stored["format"] == check_cache.FORMAT
 
 
-def test_a_cache_committed_to_git_is_ignored(project: Project, monkeypatch):
-    """A cache in the repository could claim that a broken file passes: it is not read."""
-    path = project.add_incident()
-    assert run(project.root).exit_code == 0
-    cache_file = project.root / check_cache.CACHE_FILE
-    good = cache_file.read_text(encoding="utf-8")
-    _break_same_size(path)
-    cache_file.write_text(good, encoding="utf-8")
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@reports.acme.dev"]
-    subprocess.run([*git, "init", "-q"], cwd=project.root, check=True)
-    subprocess.run([*git, "add", "-f", "."], cwd=project.root, check=True)
-    subprocess.run([*git, "commit", "-qm", "x"], cwd=project.root, check=True)
-    # Forge the cache: every stored outcome claims the file has no problem, with its new content.
+def _forged(good: str, path: Path) -> str:
+    """A cache that says every file, `path` with its current bytes included, has no problem."""
     stored = json.loads(good)
     problems = [f.name for f in fields(FileOutcome)].index("problems")
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
     for entry in stored["entries"]:
         entry[1][problems] = []
+        if entry[0][0].endswith(path.name):
+            entry[0][1] = digest
     stored["stats"] = []
-    import hashlib
+    return json.dumps(stored)
 
-    for entry in stored["entries"]:
-        if entry[0][0].endswith("acme-gpu-outage.md"):
-            entry[0][1] = hashlib.sha256(path.read_bytes()).hexdigest()
-    cache_file.write_text(json.dumps(stored), encoding="utf-8")
-    subprocess.run([*git, "commit", "-qam", "forged"], cwd=project.root, check=True)
+
+@pytest.mark.parametrize("git", [False, True], ids=["tarball", "git-checkout"])
+def test_a_cache_a_checkout_carries_is_never_read(project: Project, git: bool):
+    """A project can carry any file, a forged cache too (committed, or in a tarball with no
+    git to ask): the check keeps its cache where no checkout reaches, and reads nothing of the
+    project's but its sources."""
+    path = project.add_incident()
+    assert run(project.root).exit_code == 0
+    good = cache_file(project).read_text(encoding="utf-8")
+    _break_same_size(path)
+    forged = _forged(good, path)
+    carried = project.root / ".cache"
+    carried.mkdir()
+    for name in ("incidents-check.json", check_cache.CACHE_FILE):  # where it was kept, and now
+        (carried / name).write_text(forged, encoding="utf-8")
+    if git:
+        command = ["git", "-c", "user.name=t", "-c", "user.email=t@reports.acme.dev"]
+        subprocess.run([*command, "init", "-q"], cwd=project.root, check=True)
+        subprocess.run([*command, "add", "-f", "."], cwd=project.root, check=True)
+        subprocess.run([*command, "commit", "-qm", "forged"], cwd=project.root, check=True)
     result = run(project.root)
     assert result.exit_code == 1
     assert "unknown cause term 'gpu-failurx'" in result.output
-    assert cache_file.read_text(encoding="utf-8") == json.dumps(stored)  # and not rewritten
+    assert (carried / check_cache.CACHE_FILE).read_text(encoding="utf-8") == forged  # untouched
+
+
+def test_the_cache_lives_in_the_users_cache_folder_one_per_project(project: Project, tmp_path):
+    """Under $XDG_CACHE_HOME (else ~/.cache), named by the project's real path: the same project
+    reached through a link shares it, another project (a second checkout) has its own, and the
+    project itself gains no file."""
+    project.add_incident()
+    before = sorted(p.relative_to(project.root) for p in project.root.rglob("*"))
+    assert run(project.root).exit_code == 0
+    assert sorted(p.relative_to(project.root) for p in project.root.rglob("*")) == before
+    folder = check_cache.cache_folder(project.root)
+    assert folder.parent == Path(os.environ["XDG_CACHE_HOME"]) / "incident-library"
+    assert (folder / check_cache.CACHE_FILE).is_file()
+    link = tmp_path / "link"
+    link.symlink_to(project.root)
+    assert check_cache.cache_folder(link) == folder
+    copy = tmp_path / "copy"
+    shutil.copytree(project.root, copy)
+    assert check_cache.cache_folder(copy) != folder
 
 
 @pytest.mark.parametrize("failure", ["read-only", "disk-full", "directory"])
@@ -134,13 +167,13 @@ def test_a_cache_that_cannot_be_written_never_breaks_the_check(
 ):
     project.add_incident()
     if failure == "directory":
-        (project.root / check_cache.CACHE_FILE).mkdir(parents=True)
+        cache_file(project).mkdir(parents=True)
     else:
         code = errno.EROFS if failure == "read-only" else errno.ENOSPC
         real = Path.write_bytes
 
         def refuse(self, data):
-            if self.parent.name == ".cache":
+            if self.parent == check_cache.cache_folder(project.root):
                 real(self, data[: len(data) // 2])  # a disk that fills part way
                 raise OSError(code, os.strerror(code))
             return real(self, data)
@@ -151,7 +184,7 @@ def test_a_cache_that_cannot_be_written_never_breaks_the_check(
         0,
         "ok: 1 incident checked, 0 error(s), 0 warning(s)\n",
     )
-    leftovers = [p.name for p in (project.root / ".cache").glob("*.tmp")]
+    leftovers = [p.name for p in check_cache.cache_folder(project.root).glob("*.tmp")]
     assert leftovers == []
 
 
@@ -200,8 +233,8 @@ def test_entries_encoded_where_they_were_checked_are_written_as_loaded_ones_are(
     project.add_incident()
     project.add_incident("second-incident")
     assert run(project.root).exit_code == 0
-    written = (project.root / check_cache.CACHE_FILE).read_bytes()
-    loaded = check_cache.CheckCache(project.root / check_cache.CACHE_FILE, summaries=True)
+    written = cache_file(project).read_bytes()
+    loaded = check_cache.CheckCache(cache_file(project), summaries=True)
     assert len(loaded.entries) == 4 and loaded.written == {}
     assert loaded._data() == written
     whole = json.dumps(json.loads(written), ensure_ascii=False, separators=(",", ":"))
@@ -272,7 +305,7 @@ def test_a_cache_written_by_other_code_is_not_read(project: Project, monkeypatch
     project.add_incident()
     assert run(project.root, "--no-cache").exit_code == 0
     assert run(project.root).exit_code == 0  # writes the cache (and a report)
-    file = project.root / check_cache.CACHE_FILE
+    file = cache_file(project)
     assert check_cache.CheckCache(file, summaries=True).stats
     monkeypatch.setattr(check_cache, "code_version", lambda: "another version")
     assert check_cache.CheckCache(file, summaries=True).entries == {}
@@ -324,7 +357,7 @@ def settled(monkeypatch):
 
 
 def _stored(project: Project) -> Path:
-    return project.root / check_cache.RESULT_FILE
+    return check_cache.cache_folder(project.root) / check_cache.RESULT_FILE
 
 
 def _full_checks(monkeypatch) -> list[int]:
@@ -447,7 +480,7 @@ def test_an_unchanged_check_loads_neither_the_models_nor_yaml(project: Project):
     assert loaded() == "[]"
 
 
-def test_a_stored_report_committed_to_git_or_forged_is_ignored(
+def test_a_stored_report_the_project_carries_or_damaged_is_ignored(
     project: Project, settled, monkeypatch
 ):
     path = _two_incidents(project)
@@ -466,14 +499,14 @@ def test_a_stored_report_committed_to_git_or_forged_is_ignored(
     # (That full run stored a good report, which the next run repeats.)
     assert run(project.root).exit_code == 1
     assert calls == [1, 1]
-    # A report in the repository, even with the right fingerprint, is not read.
+    # A report the project carries, even with the right fingerprint, is not read.
     report = json.loads(stored.read_text(encoding="utf-8"))
-    checked = report["report"][1]
-    stored.write_text(json.dumps({**report, "report": [[], checked]}), encoding="utf-8")
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@reports.acme.dev"]
-    subprocess.run([*git, "init", "-q"], cwd=project.root, check=True)
-    subprocess.run([*git, "add", "-f", "."], cwd=project.root, check=True)
-    subprocess.run([*git, "commit", "-qm", "x"], cwd=project.root, check=True)
+    clean = json.dumps({**report, "report": [[], report["report"][1]]})
+    carried = project.root / ".cache"
+    carried.mkdir()
+    for name in ("incidents-check-result.json", check_cache.RESULT_FILE):
+        (carried / name).write_text(clean, encoding="utf-8")
+    stored.unlink()
     result = run(project.root)
     assert result.exit_code == 1 and "gpu-failurx" in result.output
     assert calls == [1, 1, 1]

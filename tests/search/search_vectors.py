@@ -9,7 +9,7 @@ from types import MappingProxyType
 import yaml
 
 from generator.search.analyzer import default_analyzer
-from generator.search.engine import Corpus, Document, often_words, synonym_groups
+from generator.search.engine import Corpus, Document, named_counts, often_words, synonym_groups
 
 
 def vectors() -> dict:
@@ -20,6 +20,10 @@ def vectors() -> dict:
 def corpus() -> Corpus:
     data = vectors()
     analyzer = default_analyzer()
+    term_words = {
+        key: [analyzer.words(name) for name in names]
+        for key, names in data.get("term_names", {}).items()
+    }
     documents = []
     for order, case in enumerate(data["corpus"]):
         title = analyzer.document_words(case.get("title", ""))
@@ -35,6 +39,14 @@ def corpus() -> Corpus:
                 often=often_words([*lead, *body]),
                 terms=MappingProxyType(terms),
                 order=order,
+                named=named_counts(
+                    analyzer.words(f"{case.get('title', '')} {case['lead']} {case['body']}"),
+                    {
+                        key: words
+                        for key, words in term_words.items()
+                        if key.partition(":")[2] in terms.get(key.partition(":")[0], ())
+                    },
+                ),
             )
         )
     texts = [f"{case.get('title', '')} {case['lead']} {case['body']}" for case in data["corpus"]]

@@ -31,6 +31,7 @@ def documents(found) -> list[dict]:
             "often": list(d.often),
             "terms": {f: list(ids) for f, ids in d.terms.items()},
             "order": d.order,
+            "named": dict(d.named),
         }
         for d in found.documents
     ]

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from search_vectors import corpus, vectors
 
 from generator.search.analyzer import HANGUL, Analyzer, default_analyzer
-from generator.search.engine import passage, search
+from generator.search.engine import named_counts, passage, search
 
 DATA = vectors()
 
@@ -62,8 +62,11 @@ def plain_document_words(analyzer, text: str) -> list[str]:
                 out.append(raw)
             if len(raw) >= analyzer.suffix_from:
                 for i in range(1, len(raw) - analyzer.suffix_min + 1):
-                    if raw[i:] not in analyzer.ending_set:
-                        out.append(raw[i:])
+                    tail = raw[i:]
+                    if tail not in analyzer.ending_set and not any(
+                        tail.startswith(name) for name in analyzer.whole_names
+                    ):
+                        out.append(tail)
     return out
 
 
@@ -113,4 +116,15 @@ def test_one_reading_gives_the_words_and_forms_of_their_definitions(text):
     for _ in range(2):  # the second time from what the analyser remembers
         words, forms = analyzer.document(text)
         assert words == plain_document_words(analyzer, text)
+        assert analyzer.read(text) == (words, forms, analyzer.words(text))
         assert forms == plain_written_forms(analyzer, text) == analyzer.written_forms(text)
+
+
+def test_a_case_names_a_term_where_the_words_of_a_name_stand_in_a_row():
+    analyzer = Analyzer.from_rules()
+    names = {
+        "cause:gpu-failure": [analyzer.words("fell off the bus"), analyzer.words("XID")],
+        "cause:overload": [analyzer.words("thundering herd")],
+    }
+    text = "The GPU fell off the bus; Xid 79 again. Later the bus fell off a shelf."
+    assert named_counts(analyzer.words(text), names) == {"cause:gpu-failure": 2}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -12,7 +13,9 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import urljoin
 
 from conftest import REPO, Project
 from sitebuild import write_fixture_library
@@ -154,6 +157,97 @@ def test_the_preview_tab_reloads_itself_after_an_edit(tmp_path, pages):
     finally:
         if tab is not None:
             tab.close()
+        os.killpg(process.pid, signal.SIGTERM)
+        output = process.communicate(timeout=30)[0]
+    assert "Traceback" not in output
+
+
+class _Links(HTMLParser):
+    """Every href and src of a page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[str] = []
+
+    def handle_starttag(self, tag, attrs) -> None:
+        self.found += [value for name, value in attrs if name in ("href", "src") and value]
+
+
+def status(url: str) -> tuple[int, str, str]:
+    """The status, content type and body of `url`."""
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            kind = response.headers.get("Content-Type", "")
+            return response.status, kind, response.read().decode("utf-8", "replace")
+    except urllib.error.HTTPError as error:
+        return error.code, "", ""
+
+
+def crawl(base: str) -> tuple[set[str], dict[str, list[str]]]:
+    """Every address of the server at `base` that its pages link or load, from its root; and
+    those that are not there (a 404), each with the pages that link it."""
+    linked_from: dict[str, set[str]] = {base: set()}
+    todo, missing = [base], set()
+    while todo:
+        url = todo.pop()
+        code, kind, body = status(url)
+        if code == 404:
+            missing.add(url)
+        if "html" not in kind:
+            continue
+        links = _Links()
+        links.feed(body)
+        for found in links.found:
+            target = re.split(r"[?#]", urljoin(url, found))[0]
+            if target.startswith(base):
+                if target not in linked_from:
+                    todo.append(target)
+                linked_from.setdefault(target, set()).add(url)
+    return set(linked_from), {url: sorted(linked_from[url])[:3] for url in missing}
+
+
+def test_the_preview_links_only_what_it_serves_and_serves_no_removed_case(tmp_path):
+    """Every href and src of every page the preview serves (head links, footer, the pages'
+    own links) is there: a preview leaves out the data exports, so its pages do not link
+    them. A case removed or renamed is gone from the preview in both languages (a 404), and no
+    page links it any more."""
+    project = Project(tmp_path / "project")
+    write_fixture_library(project)
+    port = free_port()
+    process = start_preview(project.root, port)
+    base = f"http://127.0.0.1:{port}/"
+
+    def gone(url: str, seconds: float) -> bool:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if status(url)[0] == 404:
+                return True
+            time.sleep(0.2)
+        return False
+
+    try:
+        assert answers(base + "en/index.html", 120)
+        seen, missing = crawl(base)
+        assert base + "en/cases/globex-etcd-outage.html" in seen and base + "ko/feed.xml" in seen
+        assert missing == {}
+
+        for path in project.incidents.glob("globex-etcd-outage*"):
+            path.unlink()
+        for path in project.incidents.glob("acme-gpu-outage-05*"):
+            text = path.read_text(encoding="utf-8").replace("acme-gpu-outage-05", "acme-renamed")
+            path.unlink()
+            project.write(
+                f"incidents/{path.name.replace('acme-gpu-outage-05', 'acme-renamed')}", text
+            )
+        for lang in ("ko", "en"):
+            assert gone(f"{base}{lang}/cases/globex-etcd-outage.html", 90), lang
+            assert gone(f"{base}{lang}/cases/acme-gpu-outage-05.html", 90), lang
+            assert answers(f"{base}{lang}/cases/acme-renamed.html", 90), lang
+        seen, missing = crawl(base)
+        assert base + "ko/cases/acme-renamed.html" in seen
+        assert not [url for url in seen if "globex-etcd-outage" in url or "outage-05." in url]
+        assert missing == {}
+    finally:
         os.killpg(process.pid, signal.SIGTERM)
         output = process.communicate(timeout=30)[0]
     assert "Traceback" not in output

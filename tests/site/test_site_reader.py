@@ -366,16 +366,33 @@ def test_titles_name_the_page_then_the_library_once(site):
         assert len(parts) == len(set(parts)), (path, match.group(1))
 
 
-def test_the_404_page_speaks_both_languages_and_links_home(pages, http):
-    context, page, watch = open_page(pages, http + "404.html")
+def test_the_404_page_speaks_both_languages_and_links_home(pages, base):
+    """Over http and opened from disk: a site built without its address gives the 404 page
+    links relative to itself (MkDocs writes them from the server's root, none of which a page
+    opened from disk finds), so it loads Material's styles and scripts from the site."""
+    context, page, watch = open_page(pages, base + "404.html")
     sections = page.locator(".il-not-found")
     assert sections.evaluate_all("s => s.map(e => e.lang)") == ["ko", "en"]
     for n, lang in enumerate(["ko", "en"]):
         assert sections.nth(n).locator("h1").inner_text() == t("not_found_title", lang)
         link = sections.nth(n).locator("a")
-        assert link.evaluate("a => a.href") == http + f"{lang}/index.html"
-    assert watch.errors == []
+        assert link.evaluate("a => a.href") == base + f"{lang}/index.html"
+    # Material's stylesheet: its header sticks to the top (static without it) ...
+    assert page.eval_on_selector(".md-header", "h => getComputedStyle(h).position") == "sticky"
+    # ... and its script: the header's title swaps to the page's as the reader scrolls.
+    assert page.evaluate("() => typeof document$ === 'object'")
+    assert watch.foreign_requests(base) == [] and watch.errors == []
     context.close()
+
+
+def test_every_link_of_the_404_page_is_a_file_of_the_site(site):
+    """Every href and src of a 404 page built without the site's address names a file under
+    the site folder, from the page's own folder (as file:// and a server's root read them)."""
+    page = (site / "404.html").read_text(encoding="utf-8")
+    links = re.findall(r'(?:href|src)="([^"#?]*)[^"]*"', page)
+    local = [link for link in links if link and not re.match(r"^[a-z]+:", link)]
+    assert len(local) > 10 and all(not link.startswith("/") for link in local), local
+    assert [link for link in local if not (site / link).is_file()] == []
 
 
 def test_the_root_page_is_small_and_remembers_the_language_chosen(pages, base):

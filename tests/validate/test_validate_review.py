@@ -208,12 +208,13 @@ def test_the_review_survives_the_check_cache(project: Project):
     from click.testing import CliRunner
 
     from generator.cli import main
+    from generator.pipeline.check_cache import CACHE_FILE, cache_folder
 
     project.add_incident(body=BODY_EN.replace("Drained the hosts.", "Drained 384 hosts."))
     runner = CliRunner()
     args = ["check", "--root", str(project.root)]
     first = runner.invoke(main, args)
-    assert (project.root / ".cache/incidents-check.json").exists()
+    assert (cache_folder(project.root) / CACHE_FILE).exists()
     second = runner.invoke(main, args)
     assert "384 is not in the Korean text" in first.output
     assert first.output == second.output

@@ -20,6 +20,7 @@ from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
+from mkdocs.utils import is_error_template
 
 from ...load.project import ProjectPaths
 from ...outputs.csp import with_policy
@@ -122,7 +123,7 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
         return context
 
     def on_env(self, env, config, files):
-        env.globals.update(support.theme_globals(MARKER))
+        env.globals.update(support.theme_globals(MARKER, self.state.site))
         env.globals["il_sitemap"] = support.sitemap(files, self.state.site, self.state.known)
         if self.session is not None:
             env.bytecode_cache = self.session.bytecode
@@ -144,6 +145,11 @@ class IncidentLibraryPlugin(BasePlugin[PluginConfig]):
                 output = support.standalone(self.state.site.content(page.file.dest_uri), MARKER)
             page.content = None  # written; MkDocs need not keep it
         return with_policy(output)
+
+    def on_template_context(self, context, template_name, config):
+        if is_error_template(template_name):
+            return support.error_page_context(context, config)
+        return context
 
     def on_post_template(self, output_content, template_name, config):
         return with_policy(output_content) if template_name.endswith(".html") else output_content

@@ -15,10 +15,17 @@ the pages it changed are filled into the frames of the last full build and writt
 other files it changed: what MkDocs' dirty build would have written. Anything else (a
 hand-written page or mkdocs.yml edited, a case added or removed, a page of the navigation
 changed, a build error) is left to MkDocs' build.
+
+MkDocs' dirty build never deletes: a case removed or renamed, a term no case uses any more, a
+search file no longer made would stay in the folder the server serves. The session knows every
+path the last build wrote and the new build writes (`written`), and removes what only the last
+one wrote; nothing else in the folder is touched.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -67,6 +74,7 @@ class Session:
         self.shell: Shell | None = None  # the last full build, while it may be rebuilt in
         self.stamp: tuple = ()  # MkDocs' inputs as the full build under way began
         self.error: str | None = None  # what stopped the last build, shown on every page
+        self.written: frozenset[str] = frozenset()  # every path the last build wrote
 
     def begin(self, config) -> None:
         """A full build begins: MkDocs' inputs are stamped before it reads any, and until the
@@ -92,6 +100,7 @@ class Session:
         kept = self.frames if pages is not None and frames.hold(framer, self.frames) else {}
         self.frames = frames.write(framer, executor, kept, pages, files)
         self.site = site
+        self.tidy(framer.config.site_dir, written(site, framer.files))
         if self.dirty:
             mkdocs = (framer.config, framer.env, framer.nav, framer.files)
             alternates = MappingProxyType(dict(framer.found))
@@ -121,7 +130,42 @@ class Session:
         files = site.files_changed_since(last)
         self.frames = frames.write(shell.framer(site), serial, self.frames, changed, files)
         self.site = site
+        self.tidy(shell.config.site_dir, written(site, shell.files))
         return True
+
+    def tidy(self, site_dir: str, now: frozenset[str]) -> None:
+        """Remove from the site folder what the last build wrote and this one (`now`) did not,
+        and the folders that leaves empty."""
+        remove_written(site_dir, self.written - now)
+        self.written = now
+
+
+def written(site: Site, files: Iterable) -> frozenset[str]:
+    """Every path a build writes into the site folder: the core's pages and other files, and
+    MkDocs' `files` (the hand-written pages, the theme's assets)."""
+    return frozenset(
+        (*(page.url for page in site.pages), *site.files, *(file.dest_uri for file in files))
+    )
+
+
+def remove_written(site_dir: str, paths: Iterable[str]) -> None:
+    """Remove `paths` (relative to `site_dir`, each written there by a build) and every folder
+    of theirs left empty, up to `site_dir`."""
+    folders: set[str] = set()
+    for path in sorted(paths):
+        parts = path.split("/")
+        if not path or os.path.isabs(path) or ".." in parts:
+            continue  # not a path a build writes; never followed out of the folder
+        try:
+            os.remove(os.path.join(site_dir, *parts))
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            support.log.warning("preview: could not remove %s: %s", path, exc.strerror)
+        folders.update("/".join(parts[:n]) for n in range(1, len(parts)))
+    for folder in sorted(folders, key=lambda f: -f.count("/")):  # the deepest first
+        with contextlib.suppress(OSError):  # not empty (or already gone)
+            os.rmdir(os.path.join(site_dir, *folder.split("/")))
 
 
 def serve(server, library_files: Iterable[Path], session: Session | None):

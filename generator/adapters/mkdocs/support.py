@@ -12,6 +12,7 @@ from types import MappingProxyType
 
 import jinja2
 import jinja2.bccache
+from mkdocs.commands.build import get_context
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page as MkDocsPage
 from mkdocs.structure.toc import get_toc
@@ -285,13 +286,31 @@ def alternates(dest_uri: str, known: set[str]) -> list[dict[str, str]]:
     return out
 
 
-def theme_globals(marker: str) -> dict:
+def error_page_context(context, config):
+    """The context of an error page (404.html). MkDocs writes its links from the root of the
+    site's address, so that a server showing it for a missing page at any depth finds the
+    theme's files; without an address it takes the server's root, and the page opened from disk
+    (file://) finds none. With no address known, the page's links are relative to itself, as
+    every other page's are: from disk, or at the root of a server."""
+    if config.site_url:
+        return context
+    relative = get_context(context["nav"], context["pages"], config, base_url=".")
+    for key in ("base_url", "extra_css", "extra_javascript"):
+        context[key] = relative[key]
+    return context
+
+
+def theme_globals(marker: str, site: Site) -> dict:
     """What the templates in overrides/ use besides MkDocs' own: the cache of shared fragments,
-    the marker every page carries, the library's strings (`il_t(key, lang)`) for the frame's
-    labels, and each language with its own name."""
+    the marker every page carries, whether the site has a file (`il_has(path)`: the frame
+    links the feeds and the data only where the build wrote them, which a preview's does not
+    all), the library's strings (`il_t(key, lang)`) for the frame's labels, and each language
+    with its own name."""
+    files = site.files
     return {
         "il_cached": cached_fragments(),
         "il_marker": marker,
+        "il_has": lambda path: path in files,
         "il_t": strings.t,
         "il_languages": AUTONYMS,
     }

@@ -191,8 +191,8 @@
   }
 
   // ---- The engine ------------------------------------------------------------------------------
-  // An index: { docs: [{id, terms: {facet: [ids]}, order}], synonyms: {word: [words]},
-  // termNames: {word: ["facet:term"]}, termPhrases: [[words], ["facet:term"]],
+  // An index: { docs: [{id, terms: {facet: [ids]}, order, named: {"facet:term": times}}],
+  // synonyms: {word: [words]}, termNames: {word: ["facet:term"]}, termPhrases: [[words], ["facet:term"]],
   // vocabulary(start) -> Vocabulary or Promise<Vocabulary> of the words that begin with `start`,
   // with the cases of each word, and those with it in their lead and in their titles }.
 
@@ -271,18 +271,29 @@
       // (typed, analysed); two words in a row that the index has as one are joined.
       var words = [];
       var joinable = false; // the word before was kept as typed: it may be joined with this one
+      var before = ""; // the word before as typed, kept or too short, unless it was joined
       raws.forEach(function (raw) {
         var word = analyzer.stem(raw);
-        if (joinable && rules.join_words && HANGUL.test(words[words.length - 1][0]) === HANGUL.test(raw)) {
-          var before = words[words.length - 1][0];
+        if (rules.join_words && before) {
           var joined = analyzer.stem(before + raw);
-          if (frequency[joined]) {
+          var same = HANGUL.test(before) === HANGUL.test(raw);
+          if (same && joinable && frequency[joined]) {
             words[words.length - 1] = [before + " " + raw, joined];
             joinable = false;
+            before = "";
+            return;
+          }
+          if (!same && self.known(joined)) {
+            // A name typed half in Hangul ("챗GPT"): a synonym or term name as one word.
+            if (joinable) words.pop();
+            words.push([before + raw, joined]);
+            joinable = false;
+            before = "";
             return;
           }
         }
         joinable = analyzer.longEnough(word);
+        before = raw;
         if (joinable) words.push([raw, word]);
       });
       var phrases = self.phrases();
@@ -499,6 +510,7 @@
         var synonym = self.rules.synonym_weight;
         var oftenBonus = self.rules.often.bonus;
         var scores = {};
+        var named = {};
         chosen.forEach(function (index) {
           var value = 0;
           matched.forEach(function (m, k) {
@@ -510,12 +522,19 @@
             value += weights[k] * share * (1 + bonus * inLead + titleBonus * inTitle + oftenBonus * inOften);
           });
           scores[index] = scoreKey(value);
+          // How often the case names the terms the query names: the tie-breaker of equal scores.
+          var said = docs[index].named || {};
+          named[index] = 0;
+          matched.forEach(function (m) {
+            m.group.terms.forEach(function (key) { named[index] += said[key] || 0; });
+          });
         });
         chosen.sort(function (a, b) {
           if (matched.length) {
             var full = (hits[a] < required) - (hits[b] < required);
             if (full) return full;
             if (scores[a] !== scores[b]) return scores[b] - scores[a];
+            if (named[a] !== named[b]) return named[b] - named[a];
           }
           return docs[a].order - docs[b].order;
         });
@@ -767,14 +786,16 @@
     for (var n = 0; n < payload.count; n++) {
       var terms = {};
       for (var f = 0; f < facets.length; f++) terms[facets[f]] = [];
-      docs.push({ id: null, terms: terms, order: n });
+      docs.push({ id: null, terms: terms, order: n, named: {} });
     }
     payload.terms.forEach(function (key, k) {
       var colon = key.indexOf(":");
       var facet = key.slice(0, colon);
       var term = key.slice(colon + 1);
-      decodePositions(payload.cases[k]).forEach(function (at) {
+      var named = (payload.named || [])[k] || [];
+      decodePositions(payload.cases[k]).forEach(function (at, j) {
         (docs[at].terms[facet] || (docs[at].terms[facet] = [])).push(term);
+        if (named[j]) docs[at].named[key] = named[j];
       });
     });
     return docs;
