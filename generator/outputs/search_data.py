@@ -157,21 +157,22 @@ def index_payload(library: Library, search: SearchCorpus) -> dict:
     keys = term_keys(library)
     position = {key: n for n, key in enumerate(keys)}
     cases: list[list[int]] = [[] for _ in keys]
-    named: list[list[int]] = [[] for _ in keys]
+    named: list[list[str]] = [[] for _ in keys]
     for at, document in enumerate(search.corpus.documents):
         for facet, ids in document.terms.items():
             for term in ids:
                 key = f"{facet}:{term}"
                 cases[position[key]].append(at)
-                named[position[key]].append(document.named.get(key, 0))
+                named[position[key]].append(str(document.named.get(key, 0)))
     return {
         "lang": search.lang,
         "count": len(search.corpus.documents),
         "terms": keys,
         "cases": [encode_positions(found) for found in cases],
-        # For each term, how often each of its cases (in the order of `cases`) names it: the
-        # tie-breaker of equal scores (`Document.named`).
-        "named": named,
+        # For each term, how often each of its cases (in the order of `cases`) names it, one
+        # digit a case (up to `named_most`), trailing zeros left out: the tie-breaker of equal
+        # scores (`Document.named`). As a list of numbers it was most of this file.
+        "named": ["".join(digits).rstrip("0") for digits in named],
         "synonyms": {word: list(others) for word, others in sorted(search.corpus.synonyms.items())},
         # A word -> the terms it is a one-word name of: their cases match it.
         "termNames": {word: list(keys) for word, keys in search.corpus.term_names.items()},

@@ -84,7 +84,8 @@ def named_counts(
 ) -> dict[str, int]:
     """How often `words` (a text's words in order, `Analyzer.words`) say a name of each term in
     `names` ("facet:term" -> the words of each of its names): a name of several words counts
-    where its words stand in a row. Terms never named are left out."""
+    where its words stand in a row, up to `named_most` times. Terms never named are left out."""
+    most = rules()["named_most"]
     firsts = {name[0] for term_names in names.values() for name in term_names if name}
     at: dict[str, list[int]] = {}
     for position, word in enumerate(words):
@@ -99,7 +100,7 @@ def named_counts(
                 size = len(name)
                 times += sum(1 for p in at.get(name[0], ()) if tuple(words[p : p + size]) == name)
         if times:
-            counts[key] = times
+            counts[key] = min(times, most)
     return counts
 
 

@@ -82,7 +82,7 @@ test("index.js gives every case its terms, in library order", () => {
     count: 3,
     terms: ["cause:a", "cause:b", "domain:x"],
     cases: [data.positions.find((p) => p[1].length === 3)[0], "1", "2"], // [0, 1, 2], [1], [2]
-    named: [[2, 0, 1], [0], [5]], // how often each case names the term, in the order of `cases`
+    named: ["201", "", "5"], // how often each case names the term, in the order of `cases`
   };
   const docs = core.documents(payload, ["domain", "cause"]);
   assert.deepEqual(docs.map((d) => d.terms), [

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from search_vectors import corpus, vectors
 
-from generator.search.analyzer import HANGUL, Analyzer, default_analyzer
+from generator.search.analyzer import HANGUL, Analyzer, default_analyzer, rules
 from generator.search.engine import named_counts, passage, search
 
 DATA = vectors()
@@ -128,3 +128,13 @@ def test_a_case_names_a_term_where_the_words_of_a_name_stand_in_a_row():
     }
     text = "The GPU fell off the bus; Xid 79 again. Later the bus fell off a shelf."
     assert named_counts(analyzer.words(text), names) == {"cause:gpu-failure": 2}
+
+
+def test_a_case_names_a_term_at_most_named_most_times():
+    """index.js writes each count as one digit: both engines break ties by the capped count."""
+    analyzer = Analyzer.from_rules()
+    names = {"cause:gpu-failure": [analyzer.words("XID")]}
+    most = rules()["named_most"]
+    assert most == 9
+    text = " ".join(["Xid 79."] * (most + 3))
+    assert named_counts(analyzer.words(text), names) == {"cause:gpu-failure": most}

@@ -792,10 +792,11 @@
       var colon = key.indexOf(":");
       var facet = key.slice(0, colon);
       var term = key.slice(colon + 1);
-      var named = (payload.named || [])[k] || [];
+      var named = (payload.named || [])[k] || ""; // a digit a case; missing at the end: 0
       decodePositions(payload.cases[k]).forEach(function (at, j) {
         (docs[at].terms[facet] || (docs[at].terms[facet] = [])).push(term);
-        if (named[j]) docs[at].named[key] = named[j];
+        var times = named.charCodeAt(j) - 48;
+        if (times > 0) docs[at].named[key] = times;
       });
     });
     return docs;
