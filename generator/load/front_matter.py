@@ -166,7 +166,8 @@ def decode_text(raw: bytes, display: str) -> SourceText:
         name = _INVISIBLE_NAMES.get(char, "control character")
         message = f"file contains {name} U+{ord(char):04X}; delete it"
         raise LoadError([Diagnostic(display, line, col, "", message)])
-    hidden = INVISIBLE.search(text)
+    # No ASCII character is invisible by Unicode's properties, and most English files are ASCII.
+    hidden = None if text.isascii() else INVISIBLE.search(text)
     if hidden:
         char = hidden.group()
         line, col = _LineIndex(text).position(hidden.start())

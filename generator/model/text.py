@@ -85,6 +85,8 @@ def lookalike_problem(value: str) -> str | None:
     scripts beyond the highly restrictive level, or a word in another script made only of letters
     that look Latin."""
     for word in value.split():
+        if word.isascii():
+            continue  # ASCII letters are Latin and the rest Common: one script, no lookalike
         scripts = _scripts(word)
         if len(scripts) > 1 and not any(scripts <= mix for mix in _MIXES):
             shown = ", ".join(sorted(s.title() for s in scripts))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import date, datetime
 
 import pytest
+from confusable_homoglyphs import categories
 from pydantic import TypeAdapter, ValidationError
 
 from generator.model.text import (
@@ -348,6 +349,14 @@ class TestWhatUnicodeSaysIsInvisibleOrALookalike:
     )
     def test_invisible(self, char):
         assert INVISIBLE.search(f"GPU{char}s")
+
+    def test_ascii_is_visible_and_latin_or_common(self):
+        """What the checks skip for ASCII text (file reading, lookalike_problem) rests on this:
+        no ASCII character is invisible, and each is Latin or Common, so an ASCII word is in one
+        script and has no lookalike."""
+        ascii_chars = [chr(c) for c in range(128)]
+        assert not [c for c in ascii_chars if INVISIBLE.match(c)]
+        assert {categories.alias(c) for c in ascii_chars} == {"LATIN", "COMMON"}
 
     @pytest.mark.parametrize("text", ["GPU 드라이버", "日本語のGPU", "H100 80GB", "Яндекс", "10µs"])
     def test_usual_writing_passes(self, text):
