@@ -24,14 +24,31 @@ from ..validate.diagnostics import Diagnostic, printable
 def input_problems(root: Path, inputs: Iterable[Path]) -> list[Diagnostic]:
     """One error per path under `inputs` (files or folders; missing ones are skipped) that the
     build must not read, named as contributors see it (relative to `root`)."""
-    walk = _Walk(Path(os.path.realpath(root)))
-    for path in inputs:
-        if os.path.lexists(path):
-            # The folder it is in, resolved (the project may be reached through a link); the
-            # path itself is not, so a link is judged as one.
-            folder, name = os.path.split(os.path.abspath(path))
-            walk.entry(Path(os.path.realpath(folder)) / name)
-    return walk.problems
+    return InputRule(root).problems(inputs)
+
+
+class InputRule:
+    """`input_problems` for one project, asked again and again: the check asks about each
+    incident file on its own, and resolving the root and the file's folder every time (a system
+    call per part of the path) was a third of reading the file. Made for one check: a folder
+    is resolved the first time it is asked about."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(os.path.realpath(root))
+        self._real: dict[str, Path] = {}
+
+    def problems(self, inputs: Iterable[Path]) -> list[Diagnostic]:
+        """As `input_problems`."""
+        walk = _Walk(self.root)
+        for path in inputs:
+            if os.path.lexists(path):
+                # The folder it is in, resolved (the project may be reached through a link); the
+                # path itself is not, so a link is judged as one.
+                folder, name = os.path.split(os.path.abspath(path))
+                if folder not in self._real:
+                    self._real[folder] = Path(os.path.realpath(folder))
+                walk.entry(self._real[folder] / name)
+        return walk.problems
 
 
 class _Walk:
@@ -59,7 +76,8 @@ class _Walk:
                     "move the folder here or link its files",
                 )
                 return
-        elif not self.inside(Path(os.path.realpath(path))):
+        # Not a link, in a folder already resolved: the path is its own real path.
+        elif not self.inside(path):
             self.report(path, "is outside the project; the build reads only files inside it")
             return
         if stat.S_ISDIR(info.st_mode):
@@ -108,7 +126,7 @@ class _Walk:
         return target
 
     def inside(self, real: Path) -> bool:
-        return real == self.root or self.root in real.parents
+        return real.is_relative_to(self.root)
 
     def display(self, path: Path) -> str:
         try:

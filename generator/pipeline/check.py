@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..load.files import only_files
 from ..load.front_matter import LoadError, decode_text, read_bytes, split_front_matter
-from ..load.inputs import input_problems
+from ..load.inputs import InputRule
 from ..load.project import ProjectPaths, incident_files, load_taxonomy
 from ..model.taxonomy import Taxonomy
 from ..validate.diagnostics import Diagnostic, capped
@@ -71,7 +71,8 @@ def _check_project(
 ) -> Checked:
     # The taxonomy is read only when it is a file of the project: a link's target could be
     # quoted back by a YAML error.
-    outside = input_problems(paths.root, [paths.taxonomy])
+    rule = InputRule(paths.root)
+    outside = rule.problems([paths.taxonomy])
     if outside:
         return Checked(None, ValidationResult((), tuple(outside)))
     try:
@@ -100,7 +101,7 @@ def _check_project(
         """One file: (outcome, cache key, whether it came from the cache, how the cache's file
         writes it)."""
         path, display = files[todo[n]]
-        read = _read(path, display, paths.root)
+        read = _read(path, display, rule)
         if isinstance(read, FileOutcome):
             return read, None, False, None
         entry = key(display, read, context)
@@ -136,12 +137,12 @@ def _check_project(
     return Checked(taxonomy, ValidationResult(result.incidents, diagnostics, result.checked))
 
 
-def _read(path: Path, display: str, root: Path) -> bytes | FileOutcome:
+def _read(path: Path, display: str, rule: InputRule) -> bytes | FileOutcome:
     """The file's bytes, or the outcome of a file that cannot be read: an incident is a plain
     file of its own (a link would publish or duplicate another file, a FIFO would block)."""
     stem = path.name.split(".")[0]
     try:
-        problems = input_problems(root, [path])
+        problems = rule.problems([path])
         if problems or os.path.islink(path):
             detail = problems[0].message if problems else "is a symbolic link"
             message = f"{detail.split(';')[0]}; commit the incident file itself"
