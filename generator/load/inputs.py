@@ -29,9 +29,9 @@ def input_problems(root: Path, inputs: Iterable[Path]) -> list[Diagnostic]:
 
 class InputRule:
     """`input_problems` for one project, asked again and again: the check asks about each
-    incident file on its own, and resolving the root and the file's folder every time (a system
-    call per part of the path) was a third of reading the file. Made for one check: a folder
-    is resolved the first time it is asked about."""
+    incident file on its own, and resolving the root and the file's folder costs a system call
+    per part of the path. Made for one check: the root and each folder are resolved the first
+    time they are needed, not again."""
 
     def __init__(self, root: Path) -> None:
         self.root = Path(os.path.realpath(root))
