@@ -410,6 +410,14 @@ def test_what_a_source_gives_instead_of_a_date_may_be_said(project: Project):
         ("The postmortem does not name the configurations.", "en", True),
         ("How it was noticed is not described in the report.", "en", True),
         ("The sources are silent on detection.", "en", True),
+        # Each letter a match may begin with (voice.py looks ahead for them), in either case.
+        ("Their report never says how it was noticed.", "en", True),
+        ("Its announcement didn't give a count.", "en", True),
+        ("Our postmortem did not record it.", "en", True),
+        ("Any source doesn't list the hosts.", "en", True),
+        ("The cause was not stated by any source.", "en", True),
+        ("Sources are silent on the cause.", "en", True),
+        ("THE REPORT DOES NOT SAY WHY.", "en", True),
         ("NCCL does not say which rank hung.", "en", False),  # a program, not a report
         ("The paper does not date the incidents; 2021 is its year of publication.", "en", False),
         ("포스트모템은 어떤 구성인지는 밝히지 않습니다.", "ko", True),
