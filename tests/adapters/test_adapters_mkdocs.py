@@ -21,6 +21,20 @@ def build(root: Path, *options: str, site_url: str = ""):
     return subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
 
 
+def _preview_build(project: Project, site: Path, start: bool = False):
+    """One build of `incidents serve --dirty` into `site`, in this process; the library's plugin,
+    which holds the preview session."""
+    from mkdocs.commands.build import build as mkdocs_build
+    from mkdocs.config import load_config
+
+    config = load_config(str(project.root / "mkdocs.yml"), site_dir=str(site))
+    if start:  # MkDocs keeps its plugin objects in this process: a new server starts afresh
+        config.plugins.on_shutdown()
+        config.plugins.on_startup(command="serve", dirty=True)
+    mkdocs_build(config, serve_url="http://127.0.0.1:8000/", dirty=True)
+    return config.plugins["incident-library"].session
+
+
 def test_every_page_carries_the_marker_of_the_plugin(tmp_path):
     project = Project(tmp_path / "project")
     write_fixture_library(project)
@@ -305,20 +319,13 @@ def test_a_dirty_rebuild_keeps_the_names_of_the_hand_written_pages(tmp_path):
     """`serve --dirty`: MkDocs reads only the hand-written pages that changed; the pages drawn
     in a rebuild still name the others in their navigation (they said "None"), so the frames
     of the last rebuild still hold and no page is written again for nothing."""
-    from mkdocs.commands.build import build as mkdocs_build
-    from mkdocs.config import load_config
 
     project = Project(tmp_path / "project")
     write_fixture_library(project)
     site = tmp_path / "served"
 
     def rebuild(start: bool = False):
-        config = load_config(str(project.root / "mkdocs.yml"), site_dir=str(site))
-        if start:  # MkDocs keeps its plugin objects in this process: a new server starts afresh
-            config.plugins.on_shutdown()
-            config.plugins.on_startup(command="serve", dirty=True)
-        mkdocs_build(config, serve_url="http://127.0.0.1:8000/", dirty=True)
-        return config.plugins["incident-library"].session
+        return _preview_build(project, site, start).session
 
     first = dict(rebuild(start=True).frames)
     case = site / "en/cases/acme-gpu-outage-01.html"
@@ -336,18 +343,12 @@ def test_a_preview_rebuilds_an_edited_case_without_mkdocs_as_mkdocs_would(tmp_pa
     last full build's frames; the site is then the one a full build of the edited library
     writes, file for file. An edit of a hand-written page, a case added or a build error is
     left to MkDocs."""
-    from mkdocs.commands.build import build as mkdocs_build
-    from mkdocs.config import load_config
 
     project = Project(tmp_path / "project")
     write_fixture_library(project)
 
     def full(site):
-        config = load_config(str(project.root / "mkdocs.yml"), site_dir=str(site))
-        config.plugins.on_shutdown()  # MkDocs keeps its plugin objects: each server starts afresh
-        config.plugins.on_startup(command="serve", dirty=True)
-        mkdocs_build(config, serve_url="http://127.0.0.1:8000/", dirty=True)
-        return config.plugins["incident-library"]
+        return _preview_build(project, site, start=True)
 
     def files(site):
         return {
@@ -387,20 +388,13 @@ def test_a_preview_serves_no_page_or_file_its_last_build_no_longer_has(tmp_path)
     (their pages in both languages, their organisation's second page, their search cards) and
     a case renamed (MkDocs' builds), the folder holds what a fresh build of the same library
     writes, no more; a file the builds did not write is left alone."""
-    from mkdocs.commands.build import build as mkdocs_build
-    from mkdocs.config import load_config
 
     project = Project(tmp_path / "project")
     write_fixture_library(project)
     served, fresh = tmp_path / "served", tmp_path / "fresh"
 
     def build(site, start: bool = False):
-        config = load_config(str(project.root / "mkdocs.yml"), site_dir=str(site))
-        if start:  # MkDocs keeps its plugin objects in this process: a new server starts afresh
-            config.plugins.on_shutdown()
-            config.plugins.on_startup(command="serve", dirty=True)
-        mkdocs_build(config, serve_url="http://127.0.0.1:8000/", dirty=True)
-        return config.plugins["incident-library"].session
+        return _preview_build(project, site, start).session
 
     def files(site):
         return {
