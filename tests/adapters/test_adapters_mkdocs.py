@@ -32,7 +32,7 @@ def _preview_build(project: Project, site: Path, start: bool = False):
         config.plugins.on_shutdown()
         config.plugins.on_startup(command="serve", dirty=True)
     mkdocs_build(config, serve_url="http://127.0.0.1:8000/", dirty=True)
-    return config.plugins["incident-library"].session
+    return config.plugins["incident-library"]
 
 
 def test_every_page_carries_the_marker_of_the_plugin(tmp_path):
